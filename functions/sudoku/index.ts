@@ -1,0 +1,7 @@
+/** The solver core: pure, synchronous, no I/O. Everything an adapter may use is exported here. */
+export type * from './types.js';
+export { parseBoard, parseBoardString } from './parse.js';
+export { formatBoard, formatBoardString } from './format.js';
+export { findConflicts } from './validate.js';
+export { solveBoard, solveParsed } from './solve.js';
+export { countSolutions, lastGuessCount } from './solver.js';

@@ -1,0 +1,100 @@
+import { badCharacter, digitOutOfRange, wrongLength, wrongShape, wrongType } from './problems.js';
+import type { Cells, ParseResult, Problem } from './types.js';
+
+/** More bad characters than this in one board is noise; the first few tell the caller what is wrong. */
+const MAX_REPORTED = 10;
+
+const CODE_0 = 48;
+const CODE_9 = 57;
+const CODE_DOT = 46;
+
+/** Grid drawing and whitespace that people paste around boards; skipped without counting as cells. */
+function isIgnorable(c: number): boolean {
+  // space, tab, LF, CR, VT, FF, '|', '-', '+', NBSP, BOM
+  return c === 32 || (c >= 9 && c <= 13) || c === 124 || c === 45 || c === 43 || c === 160 || c === 0xfeff;
+}
+
+function describeChar(ch: string): string {
+  const cp = ch.codePointAt(0) ?? 0;
+  return cp < 32 || cp === 127 ? `the control character U+${cp.toString(16).toUpperCase().padStart(4, '0')}` : `'${ch}'`;
+}
+
+/**
+ * Parse an 81-cell string: 1-9 givens, '.' or '0' empty; whitespace and '|' '-' '+' ignored.
+ * Bad characters are located at the cell they would have filled.
+ */
+export function parseBoardString(text: string): ParseResult {
+  const cells = new Uint8Array(81);
+  const problems: Problem[] = [];
+  let n = 0;
+  let bad = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= CODE_0 && c <= CODE_9) {
+      if (n < 81) cells[n] = c - CODE_0;
+      n++;
+    } else if (c === CODE_DOT) {
+      n++;
+    } else if (!isIgnorable(c)) {
+      if (bad < MAX_REPORTED) {
+        const ch = String.fromCodePoint(text.codePointAt(i) ?? c);
+        problems.push(badCharacter(Math.floor(n / 9) + 1, (n % 9) + 1, describeChar(ch)));
+        if (ch.length === 2) i++;
+      }
+      bad++;
+      n++;
+    }
+  }
+  if (n !== 81) problems.push(wrongLength(n));
+  return problems.length ? { ok: false, problems } : { ok: true, board: { cells, shape: 'string' } };
+}
+
+function describeValue(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'string') return v.length === 1 ? describeChar(v) : `the string ${JSON.stringify(v.slice(0, 20))}`;
+  if (typeof v === 'number') return String(v);
+  return `a value of type ${typeof v}`;
+}
+
+/** Parse a 9x9 array whose cells are all one-character strings ("1"-"9", "." or "0") or all numbers (0-9). */
+function parseBoardArray(rows: unknown[]): ParseResult {
+  if (rows.length !== 9) return { ok: false, problems: [wrongShape(`got ${rows.length} rows`)] };
+  const problems: Problem[] = [];
+  for (let r = 0; r < 9; r++) {
+    const row = rows[r];
+    if (!Array.isArray(row)) problems.push(wrongShape(`row ${r + 1} is ${describeValue(row)}, not an array`, r + 1));
+    else if (row.length !== 9) problems.push(wrongShape(`row ${r + 1} has ${row.length} cells`, r + 1));
+  }
+  if (problems.length) return { ok: false, problems };
+
+  const grid = rows as unknown[][];
+  const first = grid[0]![0];
+  const shape = typeof first === 'number' ? 'numbers' : 'chars';
+  const cells: Cells = new Uint8Array(81);
+  for (let r = 0; r < 9; r++) {
+    for (let c = 0; c < 9; c++) {
+      const v = grid[r]![c];
+      if (problems.length >= MAX_REPORTED) break;
+      if (shape === 'numbers') {
+        if (typeof v !== 'number') problems.push(badCharacter(r + 1, c + 1, `${describeValue(v)} in a board of numbers`));
+        else if (!Number.isInteger(v) || v < 0 || v > 9) problems.push(digitOutOfRange(r + 1, c + 1, describeValue(v)));
+        else cells[r * 9 + c] = v;
+      } else if (typeof v !== 'string') {
+        problems.push(badCharacter(r + 1, c + 1, `${describeValue(v)} in a board of strings`));
+      } else if (v.length === 1 && v >= '1' && v <= '9') {
+        cells[r * 9 + c] = v.charCodeAt(0) - CODE_0;
+      } else if (v !== '.' && v !== '0') {
+        problems.push(badCharacter(r + 1, c + 1, describeValue(v)));
+      }
+    }
+  }
+  return problems.length ? { ok: false, problems } : { ok: true, board: { cells, shape } };
+}
+
+/** Parse any of the three accepted board shapes; never throws, whatever `input` is. */
+export function parseBoard(input: unknown): ParseResult {
+  if (typeof input === 'string') return parseBoardString(input);
+  if (Array.isArray(input)) return parseBoardArray(input);
+  return { ok: false, problems: [wrongType(describeValue(input))] };
+}

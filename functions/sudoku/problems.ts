@@ -1,0 +1,57 @@
+import type { CellRef, Problem } from './types.js';
+
+/** Constructors for every problem code, so messages read the same wherever they are raised. */
+
+const at = (row: number, col: number): string => `row ${row}, column ${col}`;
+
+export const wrongType = (got: string): Problem => ({
+  code: 'WRONG_TYPE',
+  message: `A board must be an 81-character string or a 9x9 array of digits; got ${got}.`,
+});
+
+export const wrongLength = (got: number): Problem => ({
+  code: 'WRONG_LENGTH',
+  message: `A board has 81 cells; this one has ${got}. Use 1-9 for givens and '.' or '0' for empty cells.`,
+});
+
+export const wrongShape = (detail: string, row?: number): Problem => ({
+  code: 'WRONG_SHAPE',
+  message: `A board array must be 9 rows of 9 cells: ${detail}.`,
+  ...(row === undefined ? {} : { row }),
+});
+
+export const badCharacter = (row: number, col: number, shown: string): Problem => ({
+  code: 'BAD_CHARACTER',
+  message: `Cell at ${at(row, col)} is ${shown}; expected a digit 1-9, or '.' or '0' for an empty cell.`,
+  row,
+  col,
+});
+
+export const digitOutOfRange = (row: number, col: number, shown: string): Problem => ({
+  code: 'DIGIT_OUT_OF_RANGE',
+  message: `Cell at ${at(row, col)} is ${shown}; expected an integer from 1 to 9, or 0 for an empty cell.`,
+  row,
+  col,
+});
+
+export type Unit = 'row' | 'column' | 'box';
+
+const duplicateCode = { row: 'DUPLICATE_IN_ROW', column: 'DUPLICATE_IN_COLUMN', box: 'DUPLICATE_IN_BOX' } as const;
+
+export const duplicateGiven = (unit: Unit, digit: number, first: CellRef, second: CellRef): Problem => ({
+  code: duplicateCode[unit],
+  message: `Digit ${digit} is given twice in the same ${unit}: at ${at(first.row, first.col)} and at ${at(second.row, second.col)}.`,
+  row: second.row,
+  col: second.col,
+  cells: [first, second],
+});
+
+export const noSolution = (): Problem => ({
+  code: 'NO_SOLUTION',
+  message: 'The givens do not break any rule on their own, but no way of filling the board satisfies them all.',
+});
+
+export const multipleSolutions = (): Problem => ({
+  code: 'MULTIPLE_SOLUTIONS',
+  message: 'The board has more than one solution; a proper puzzle has exactly one. Add givens to make it unique.',
+});
