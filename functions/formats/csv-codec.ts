@@ -1,0 +1,127 @@
+import { formatCsvRecord, hasOpenQuote, parseCsvRecord } from './csv-fields.js';
+import { FormatError } from './errors.js';
+import { MAX_LINE_CHARS, OVERLONG_LINE } from './line-splitting.js';
+import type { LineCodec } from './line-codec.js';
+import { overlongRow } from './overlong.js';
+import { describeProblem } from './row-json.js';
+import { failedRow, solveRow } from './row-result.js';
+import type { RowResult } from './row-result.js';
+import type { FileTally } from './tally.js';
+
+/** Header names of the puzzle column; `quizzes` is the name used by the widely shared Kaggle sets. */
+const PUZZLE_COLUMNS = ['puzzle', 'puzzles', 'quizzes', 'quiz'];
+const SOLUTION_COLUMNS = ['solution', 'solutions'];
+
+interface Columns {
+  puzzle: number;
+  solution: number;
+  status: number;
+  error: number;
+  width: number;
+}
+
+function findColumn(names: readonly string[], wanted: readonly string[]): number {
+  return names.findIndex((n) => wanted.includes(n));
+}
+
+/** Reads the header; existing solution/status/error columns are filled, missing ones appended. */
+function readHeader(fields: string[], lineNo: number): { columns: Columns; header: string[] } {
+  const names = fields.map((f) => f.trim().toLowerCase());
+  const puzzle = findColumn(names, PUZZLE_COLUMNS);
+  if (puzzle < 0) {
+    throw new FormatError(
+      'NO_PUZZLE_COLUMN',
+      `The CSV header (line ${lineNo}) has no puzzle column; name it 'puzzle' or 'quizzes'. Found: ${fields.slice(0, 10).join(', ')}.`,
+      lineNo,
+    );
+  }
+  const header = [...fields];
+  const columnFor = (wanted: readonly string[], name: string): number => {
+    const found = findColumn(names, wanted);
+    if (found >= 0) return found;
+    header.push(name);
+    return header.length - 1;
+  };
+  const solution = columnFor(SOLUTION_COLUMNS, 'solution');
+  const status = columnFor(['status'], 'status');
+  const error = columnFor(['error'], 'error');
+  return { columns: { puzzle, solution, status, error, width: header.length }, header };
+}
+
+function answerRecord(fields: string[], columns: Columns, result: RowResult): string {
+  const out = fields.length >= columns.width ? fields : [...fields, ...new Array<string>(columns.width - fields.length).fill('')];
+  out[columns.solution] = result.problems ? '' : (result.solution as string);
+  out[columns.status] = result.status;
+  out[columns.error] = result.problems ? describeProblem(result.problems[0]!) : '';
+  return formatCsvRecord(out);
+}
+
+/**
+ * `.csv`: a header row, then one puzzle a row in the puzzle column. Out: the same rows, with the
+ * solution, status and error columns filled. A quoted field may span lines; its record is
+ * answered once complete, and its answer spans the same number of lines.
+ */
+export function createCsvCodec(): LineCodec {
+  let columns: Columns | undefined;
+  let open: { text: string; start: number } | undefined;
+
+  const record = (text: string, start: number, tally: FileTally): string => {
+    const fields = parseCsvRecord(text);
+    if (!columns) {
+      const read = readHeader(fields, start);
+      columns = read.columns;
+      return formatCsvRecord(read.header);
+    }
+    const place = { line: start };
+    const result =
+      fields.length > columns.puzzle
+        ? solveRow(fields[columns.puzzle]!, place)
+        : failedRow(
+            [{ code: 'MISSING_PUZZLE_FIELD', message: `The row has ${fields.length} fields; the puzzle is field ${columns.puzzle + 1}.` }],
+            place,
+          );
+    tally.record(result);
+    return answerRecord(fields, columns, result);
+  };
+
+  const unclosed = (tally: FileTally): string => {
+    const start = open!.start;
+    open = undefined;
+    const result = failedRow([{ code: 'MALFORMED_CSV_ROW', message: 'A quoted field is never closed.' }], { line: start });
+    tally.record(result);
+    return columns ? answerRecord([], columns, result) : '';
+  };
+
+  return {
+    line(line, lineNo, tally) {
+      if (line === OVERLONG_LINE) {
+        if (open) return unclosed(tally);
+        const result = overlongRow(lineNo);
+        tally.record(result);
+        return columns ? answerRecord([], columns, result) : '';
+      }
+      if (open) {
+        open.text += '\n' + line;
+        if (hasOpenQuote(open.text)) {
+          if (open.text.length > MAX_LINE_CHARS) return unclosed(tally);
+          return undefined;
+        }
+        const { text, start } = open;
+        open = undefined;
+        return record(text, start, tally);
+      }
+      if (line.trim() === '') {
+        tally.blank();
+        return '';
+      }
+      if (hasOpenQuote(line)) {
+        open = { text: line, start: lineNo };
+        return undefined;
+      }
+      return record(line, lineNo, tally);
+    },
+    end(tally) {
+      return open ? unclosed(tally) : undefined;
+    },
+  };
+}

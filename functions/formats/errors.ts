@@ -1,0 +1,32 @@
+/** Why a whole file could not be read as puzzles: retrying will not help, the file must change. */
+export type FormatErrorCode =
+  | 'UNKNOWN_EXTENSION'
+  | 'NO_PUZZLE_COLUMN'
+  | 'JSON_TOO_LARGE'
+  | 'MALFORMED_JSON'
+  | 'NOT_A_BOARD_LIST';
+
+/**
+ * A file-level error. Thrown inside the streaming pipeline (so the stream stops and the output
+ * is discarded) and caught by adapters, which report it instead of retrying.
+ */
+export class FormatError extends Error {
+  override readonly name = 'FormatError';
+  readonly code: FormatErrorCode;
+  /** 1-based line the error was found on, when it has one. */
+  readonly line: number | undefined;
+
+  constructor(code: FormatErrorCode, message: string, line?: number) {
+    super(message);
+    this.code = code;
+    this.line = line;
+  }
+
+  toJSON(): { code: FormatErrorCode; message: string; line?: number } {
+    return { code: this.code, message: this.message, ...(this.line === undefined ? {} : { line: this.line }) };
+  }
+}
+
+export function isFormatError(error: unknown): error is FormatError {
+  return error instanceof FormatError;
+}

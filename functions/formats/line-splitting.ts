@@ -1,0 +1,47 @@
+/** Stands in for a line too long to be a row: it is answered as a failed row instead of being held in memory. */
+export const OVERLONG_LINE: unique symbol = Symbol('overlong line');
+export type Line = string | typeof OVERLONG_LINE;
+
+/** Longest line kept in memory. A board is 81 characters; a CSV row of the Kaggle sets is 164. */
+export const MAX_LINE_CHARS = 1 << 20;
+
+/**
+ * Text chunks to batches of lines (one batch per chunk, so per-line work stays synchronous).
+ * LF and CRLF both end a line; the line terminators are dropped. A last line without a
+ * terminator is still a line; an empty input has no lines.
+ */
+export async function* splitLines(chunks: AsyncIterable<string>, maxLineChars = MAX_LINE_CHARS): AsyncGenerator<Line[]> {
+  let rest = '';
+  let overlong = false;
+  for await (const chunk of chunks) {
+    const text = rest + chunk;
+    const last = text.lastIndexOf('\n');
+    if (last < 0) {
+      rest = text;
+      if (rest.length > maxLineChars) {
+        overlong = true;
+        rest = '';
+      }
+      continue;
+    }
+    const lines: Line[] = text.slice(0, last).split('\n');
+    rest = text.slice(last + 1);
+    if (overlong) {
+      lines[0] = OVERLONG_LINE;
+      overlong = false;
+    }
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      if (typeof line !== 'string') continue;
+      if (line.length > maxLineChars) lines[i] = OVERLONG_LINE;
+      else if (line.charCodeAt(line.length - 1) === 13) lines[i] = line.slice(0, -1);
+    }
+    if (rest.length > maxLineChars) {
+      overlong = true;
+      rest = '';
+    }
+    yield lines;
+  }
+  if (overlong) yield [OVERLONG_LINE];
+  else if (rest.length > 0) yield [rest.charCodeAt(rest.length - 1) === 13 ? rest.slice(0, -1) : rest];
+}

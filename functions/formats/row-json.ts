@@ -1,0 +1,27 @@
+import type { BoardOutput } from '../sudoku/index.js';
+import type { RowResult } from './row-result.js';
+import type { RowProblem, RowStatus } from './types.js';
+
+/** How a row's answer is written in .jsonl and .json outputs. */
+export type RowJson =
+  | { status: 'unique' | 'multiple'; solution: BoardOutput }
+  | { status: Exclude<RowStatus, 'unique' | 'multiple'>; problems: RowProblem[] };
+
+export function rowJson(result: RowResult): RowJson {
+  return result.problems
+    ? { status: result.status, problems: result.problems }
+    : { status: result.status, solution: result.solution };
+}
+
+/** A problem in one line of text, for the txt output, the CSV error column and the CLI's stderr. */
+export function describeProblem(problem: RowProblem): string {
+  return `${problem.code}: ${problem.message}`;
+}
+
+/** A JSON value that carries a board: the board itself, or an object with a `board` field (as the HTTP API takes). */
+export function boardOf(value: unknown): unknown {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && 'board' in value) {
+    return (value as { board: unknown }).board;
+  }
+  return value;
+}

@@ -1,0 +1,37 @@
+import { solveBoard } from '../sudoku/index.js';
+import type { BoardOutput, Problem } from '../sudoku/index.js';
+import type { RowProblem, RowStatus } from './types.js';
+
+/** Where a row sits in its file: a 1-based line (line formats) or a 0-based index (.json). */
+export type RowPlace = { line: number } | { index: number };
+
+/** The answer to one row: a solution in the shape the row was given in, or its problems. */
+export type RowResult =
+  | { status: 'unique' | 'multiple'; solution: BoardOutput; problems?: undefined }
+  | { status: Exclude<RowStatus, 'unique' | 'multiple'>; solution?: undefined; problems: RowProblem[] };
+
+function statusOf(problem: RowProblem): Exclude<RowStatus, 'unique' | 'multiple'> {
+  switch (problem.code) {
+    case 'NO_SOLUTION':
+      return 'no-solution';
+    case 'DUPLICATE_IN_ROW':
+    case 'DUPLICATE_IN_COLUMN':
+    case 'DUPLICATE_IN_BOX':
+      return 'contradictory';
+    default:
+      return 'malformed';
+  }
+}
+
+/** A row that failed for the given problems, each stamped with the row's place. */
+export function failedRow(problems: readonly (Problem | RowProblem)[], place: RowPlace): RowResult {
+  const placed = problems.map((p) => ({ ...p, ...place }));
+  return { status: statusOf(placed[0]!), problems: placed };
+}
+
+/** Solve one board of a file, counting to two solutions so reports can tell unique from multiple. Never throws. */
+export function solveRow(input: unknown, place: RowPlace): RowResult {
+  const outcome = solveBoard(input, { checkUnique: true });
+  if (!outcome.ok) return failedRow(outcome.problems, place);
+  return { status: outcome.unique === false ? 'multiple' : 'unique', solution: outcome.solution };
+}

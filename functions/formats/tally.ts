@@ -1,0 +1,72 @@
+import type { RowResult } from './row-result.js';
+import type { RowCounts, RowFailure } from './types.js';
+
+/** Failed rows kept in memory for a report; beyond this only the count grows, so memory stays flat. */
+export const DEFAULT_FAILURE_CAP = 100;
+
+export interface FileTallyOptions {
+  /** How many failed rows to keep for the report (the total is always counted). */
+  failureCap?: number;
+  /** Called for every failed row as it happens (the CLI prints them to stderr). */
+  onFailure?: (failure: RowFailure) => void;
+}
+
+/** Counts the outcomes of a file's rows as they stream past. */
+export class FileTally {
+  readonly counts: RowCounts = {
+    rows: 0,
+    blank: 0,
+    solved: 0,
+    unique: 0,
+    multiple: 0,
+    noSolution: 0,
+    contradictory: 0,
+    malformed: 0,
+  };
+  readonly failures: RowFailure[] = [];
+  failuresTotal = 0;
+  private readonly cap: number;
+  private readonly onFailure: ((failure: RowFailure) => void) | undefined;
+
+  constructor(options: FileTallyOptions = {}) {
+    this.cap = options.failureCap ?? DEFAULT_FAILURE_CAP;
+    this.onFailure = options.onFailure;
+  }
+
+  blank(): void {
+    this.counts.blank++;
+  }
+
+  record(result: RowResult): void {
+    const c = this.counts;
+    c.rows++;
+    switch (result.status) {
+      case 'unique':
+        c.solved++;
+        c.unique++;
+        return;
+      case 'multiple':
+        c.solved++;
+        c.multiple++;
+        return;
+      case 'no-solution':
+        c.noSolution++;
+        break;
+      case 'contradictory':
+        c.contradictory++;
+        break;
+      case 'malformed':
+        c.malformed++;
+        break;
+    }
+    const failure: RowFailure = { status: result.status, problem: result.problems[0]!, more: result.problems.length - 1 };
+    this.failuresTotal++;
+    if (this.failures.length < this.cap) this.failures.push(failure);
+    this.onFailure?.(failure);
+  }
+
+  /** Rows that were not solved (blank lines are not rows). */
+  get failed(): number {
+    return this.counts.rows - this.counts.solved;
+  }
+}
