@@ -1,0 +1,18 @@
+import { solveBoard, type BoardOutput, type Problem, type SolveStats } from '../sudoku/index.js';
+
+/** Codes that mean "well-formed, but no answer to give": 422, not 400. */
+const UNSOLVABLE_CODES: ReadonlySet<string> = new Set(['NO_SOLUTION', 'MULTIPLE_SOLUTIONS']);
+
+export type BoardResult =
+  | { ok: true; solution: BoardOutput; unique: boolean; stats: SolveStats }
+  | { ok: false; status: 400 | 422; problems: Problem[]; micros: number };
+
+/** Solve one board from a request and classify a failure as 400 (invalid) or 422 (unsolvable). */
+export function solveRequestBoard(input: unknown): BoardResult {
+  const outcome = solveBoard(input);
+  if (outcome.ok) {
+    return { ok: true, solution: outcome.solution, unique: outcome.unique === true, stats: outcome.stats };
+  }
+  const unsolvable = outcome.problems.length > 0 && outcome.problems.every((p) => UNSOLVABLE_CODES.has(p.code));
+  return { ok: false, status: unsolvable ? 422 : 400, problems: outcome.problems, micros: outcome.stats?.micros ?? 0 };
+}

@@ -1,0 +1,21 @@
+/**
+ * Largest request body accepted, in bytes after base64 decoding. 1 MiB holds 1000 boards in the
+ * widest shape (9x9 strings, ~400 bytes each) with room to spare and keeps well under Lambda's
+ * 6 MB synchronous payload limit, so the client gets our precise 413 instead of a gateway error.
+ */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Most boards in one request (`boards` array items or non-blank text/plain lines). Bounds the
+ * time of one request: even at the slowest known puzzles this stays far inside the timeout.
+ */
+export const MAX_BOARDS = 1000;
+
+export const MEDIA_TYPE = {
+  json: 'application/json',
+  problem: 'application/problem+json',
+  text: 'text/plain',
+} as const;
+
+/** Charsets accepted in a request's content-type (JSON is UTF-8 by RFC 8259; ASCII is a subset). */
+export const ACCEPTED_CHARSETS: readonly string[] = ['utf-8', 'utf8', 'us-ascii'];

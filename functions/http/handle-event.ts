@@ -1,0 +1,36 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { logger } from '../observability/index.js';
+import { ClientError } from './client-error.js';
+import { toHttpRequest } from './request.js';
+import { problemDetails, problemResponse } from './responses.js';
+import { route } from './routes.js';
+import type { HttpResponse } from './types.js';
+
+/**
+ * Answer one HTTP API request. Whatever the client sent, the answer is a response, never an
+ * exception: client mistakes are 4xx problem+json; anything else is our bug, logged, and a 500.
+ */
+export function handleHttpEvent(event: APIGatewayProxyEventV2): HttpResponse {
+  const start = performance.now();
+  const request = toHttpRequest(event);
+  let response: HttpResponse;
+  try {
+    response = route(request)(request);
+  } catch (error) {
+    if (error instanceof ClientError) {
+      response = problemResponse(problemDetails(error.problemType, error.detail, request.requestId, error.extra));
+    } else {
+      logger.error('Unexpected error answering a request', { error: error as Error, path: request.path });
+      response = problemResponse(
+        problemDetails('internalError', 'The service failed to answer; the error is logged with this request id.', request.requestId),
+      );
+    }
+  }
+  logger.info('HTTP request', {
+    method: request.method,
+    path: request.path.slice(0, 200),
+    status: response.statusCode,
+    durationMs: Math.round((performance.now() - start) * 1000) / 1000,
+  });
+  return response;
+}

@@ -1,0 +1,251 @@
+import { MAX_BOARDS, MAX_BODY_BYTES } from './constants.js';
+import { PROBLEM_TYPES, problemTypeUri, type ProblemTypeName } from './problem-types.js';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+const grid = (cell: object, description: string) => ({
+  type: 'array',
+  description,
+  minItems: 9,
+  maxItems: 9,
+  items: { type: 'array', minItems: 9, maxItems: 9, items: cell },
+});
+
+const problemResponse = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: ref('ProblemDetails') } },
+});
+
+const problemTypeNames = Object.keys(PROBLEM_TYPES) as ProblemTypeName[];
+
+const EASY = '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79';
+
+/**
+ * The OpenAPI 3.1 description of the API, served at GET /openapi.json. Its schemas are JSON
+ * Schema 2020-12; the tests validate every answer they receive against them.
+ */
+export const openApiDocument = {
+  openapi: '3.1.0',
+  info: {
+    title: 'Sudoku solving service',
+    version: '1.0.0',
+    description:
+      'Solves 9x9 Sudoku boards. A board is an 81-character string (1-9 givens, "." or "0" empty; whitespace and ' +
+      '"|" "-" "+" ignored), a 9x9 array of one-character strings, or a 9x9 array of numbers (0 empty); the solution ' +
+      'comes back in the shape sent. Errors are RFC 9457 problem details (application/problem+json) listing every ' +
+      `problem with its code, message and place (1-based row/col, or index in a batch). Bodies are limited to ${MAX_BODY_BYTES} ` +
+      `bytes and ${MAX_BOARDS} boards a request.`,
+    license: { name: 'MIT', identifier: 'MIT' },
+  },
+  paths: {
+    '/solve': {
+      post: {
+        operationId: 'solve',
+        summary: 'Solve one board, a batch of boards, or lines of puzzles',
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: ref('SolveRequest'),
+              examples: {
+                string: { value: { board: EASY } },
+                batch: { value: { boards: [EASY, '11' + EASY.slice(2)] } },
+              },
+            },
+            'text/plain': {
+              schema: { type: 'string', description: 'One 81-character puzzle a line; blank lines are kept.' },
+              example: `${EASY}\n`,
+            },
+          },
+        },
+        responses: {
+          '200': {
+            description:
+              'For {"board"}: the solution. For {"boards"}: one result per board, in order (a failed board does not fail ' +
+              'the others). For text/plain: one line per input line: the 81-digit solution, a blank line for a blank ' +
+              'line, or "error line N: CODE: message[; CODE: message]" for a line that could not be solved.',
+            headers: {
+              'x-sudoku-solved': { description: 'text/plain only: lines solved.', schema: { type: 'string' } },
+              'x-sudoku-failed': { description: 'text/plain only: lines not solved.', schema: { type: 'string' } },
+            },
+            content: {
+              'application/json': { schema: { oneOf: [ref('SolveResponse'), ref('BatchResponse')] } },
+              'text/plain': { schema: { type: 'string' } },
+            },
+          },
+          '400': problemResponse('Malformed JSON, body not UTF-8, missing or malformed board, or repeated givens.'),
+          '405': problemResponse('Method other than POST; the Allow header lists the accepted ones.'),
+          '413': problemResponse(`Body over ${MAX_BODY_BYTES} bytes or more than ${MAX_BOARDS} boards; "limit" gives the bound.`),
+          '415': problemResponse('Content type other than application/json or text/plain (UTF-8).'),
+          '422': problemResponse('A well-formed board with no solution.'),
+        },
+      },
+    },
+    '/health': {
+      get: {
+        operationId: 'health',
+        summary: 'Liveness check',
+        responses: {
+          '200': { description: 'The service is up.', content: { 'application/json': { schema: ref('Health') } } },
+          '405': problemResponse('Method other than GET.'),
+        },
+      },
+    },
+    '/openapi.json': {
+      get: {
+        operationId: 'openapi',
+        summary: 'This document',
+        responses: {
+          '200': {
+            description: 'The OpenAPI 3.1 document.',
+            content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'paths'] } } },
+          },
+          '405': problemResponse('Method other than GET.'),
+        },
+      },
+    },
+  },
+  components: {
+    schemas: {
+      Board: {
+        description: 'A board as sent: string, 9x9 one-character strings, or 9x9 numbers.',
+        oneOf: [ref('BoardString'), ref('BoardChars'), ref('BoardNumbers')],
+      },
+      BoardString: {
+        type: 'string',
+        description: '81 cells: 1-9 givens, "." or "0" empty; whitespace and "|" "-" "+" are ignored.',
+        examples: [EASY],
+      },
+      BoardChars: grid({ type: 'string', enum: ['1', '2', '3', '4', '5', '6', '7', '8', '9', '.', '0'] }, '9 rows of 9 one-character strings (LeetCode 37).'),
+      BoardNumbers: grid({ type: 'integer', minimum: 0, maximum: 9 }, '9 rows of 9 numbers, 0 empty.'),
+      SolvedBoard: {
+        description: 'The solution, in the shape of the board sent.',
+        oneOf: [
+          { type: 'string', pattern: '^[1-9]{81}$' },
+          grid({ type: 'string', enum: ['1', '2', '3', '4', '5', '6', '7', '8', '9'] }, 'Solved 9x9 strings.'),
+          grid({ type: 'integer', minimum: 1, maximum: 9 }, 'Solved 9x9 numbers.'),
+        ],
+      },
+      SolveRequest: {
+        description:
+          'Exactly one of "board" or "boards". Items of "boards" may be anything: each is checked on its own and a bad ' +
+          'one is reported in its result.',
+        oneOf: [
+          { type: 'object', required: ['board'], properties: { board: ref('Board') } },
+          {
+            type: 'object',
+            required: ['boards'],
+            properties: { boards: { type: 'array', maxItems: MAX_BOARDS, items: ref('Board') } },
+          },
+        ],
+      },
+      Stats: {
+        type: 'object',
+        required: ['guesses', 'micros'],
+        additionalProperties: false,
+        properties: {
+          guesses: { type: 'integer', minimum: 0, description: 'Branching decisions of the search (0: solved by propagation).' },
+          micros: { type: 'integer', minimum: 0, description: 'Search time in microseconds.' },
+        },
+      },
+      SolveResponse: {
+        type: 'object',
+        required: ['solution', 'unique', 'stats'],
+        additionalProperties: false,
+        properties: {
+          solution: ref('SolvedBoard'),
+          unique: { type: 'boolean', description: 'true if the board has exactly one solution.' },
+          stats: ref('Stats'),
+        },
+      },
+      BatchSolved: {
+        type: 'object',
+        required: ['index', 'solution', 'unique', 'stats'],
+        additionalProperties: false,
+        properties: {
+          index: { type: 'integer', minimum: 0, description: '0-based position in "boards".' },
+          solution: ref('SolvedBoard'),
+          unique: { type: 'boolean' },
+          stats: ref('Stats'),
+        },
+      },
+      BatchFailed: {
+        type: 'object',
+        required: ['index', 'status', 'problems'],
+        additionalProperties: false,
+        properties: {
+          index: { type: 'integer', minimum: 0 },
+          status: { type: 'integer', enum: [400, 422], description: 'The status a single-board request would have had.' },
+          problems: { type: 'array', minItems: 1, items: ref('Problem') },
+        },
+      },
+      BatchResponse: {
+        type: 'object',
+        required: ['results', 'solved', 'failed'],
+        additionalProperties: false,
+        properties: {
+          results: { type: 'array', items: { oneOf: [ref('BatchSolved'), ref('BatchFailed')] } },
+          solved: { type: 'integer', minimum: 0 },
+          failed: { type: 'integer', minimum: 0 },
+        },
+      },
+      Cell: {
+        type: 'object',
+        required: ['row', 'col'],
+        additionalProperties: false,
+        properties: { row: { type: 'integer', minimum: 1, maximum: 9 }, col: { type: 'integer', minimum: 1, maximum: 9 } },
+      },
+      Problem: {
+        type: 'object',
+        required: ['code', 'message'],
+        additionalProperties: false,
+        properties: {
+          code: {
+            type: 'string',
+            enum: [
+              'WRONG_TYPE',
+              'WRONG_LENGTH',
+              'WRONG_SHAPE',
+              'BAD_CHARACTER',
+              'DIGIT_OUT_OF_RANGE',
+              'DUPLICATE_IN_ROW',
+              'DUPLICATE_IN_COLUMN',
+              'DUPLICATE_IN_BOX',
+              'NO_SOLUTION',
+              'MULTIPLE_SOLUTIONS',
+            ],
+          },
+          message: { type: 'string' },
+          row: { type: 'integer', minimum: 1, description: '1-based row of the cell (or row) at fault.' },
+          col: { type: 'integer', minimum: 1, maximum: 9 },
+          cells: { type: 'array', items: ref('Cell'), description: 'Both cells of a repeated given.' },
+          line: { type: 'integer', minimum: 1 },
+          index: { type: 'integer', minimum: 0, description: 'Position of the board in "boards".' },
+        },
+      },
+      ProblemDetails: {
+        type: 'object',
+        description: 'RFC 9457 problem details.',
+        required: ['type', 'title', 'status', 'detail'],
+        additionalProperties: false,
+        properties: {
+          type: { type: 'string', enum: problemTypeNames.map(problemTypeUri) },
+          title: { type: 'string', enum: problemTypeNames.map((name) => PROBLEM_TYPES[name].title) },
+          status: { type: 'integer', enum: [...new Set(problemTypeNames.map((name) => PROBLEM_TYPES[name].status))] },
+          detail: { type: 'string' },
+          problems: { type: 'array', items: ref('Problem') },
+          limit: { type: 'integer', description: 'The bound exceeded (413).' },
+          allow: { type: 'array', items: { type: 'string' }, description: 'Accepted methods (405).' },
+          accept: { type: 'array', items: { type: 'string' }, description: 'Accepted media types (415).' },
+          requestId: { type: 'string', description: 'The request id in the logs.' },
+        },
+      },
+      Health: {
+        type: 'object',
+        required: ['status'],
+        additionalProperties: false,
+        properties: { status: { const: 'ok' } },
+      },
+    },
+  },
+} as const;

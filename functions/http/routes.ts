@@ -1,0 +1,35 @@
+import { ClientError } from './client-error.js';
+import { openApiDocument } from './openapi.js';
+import { jsonResponse } from './responses.js';
+import { solveRoute } from './solve-route.js';
+import type { HttpRequest, HttpResponse } from './types.js';
+
+export type RouteHandler = (request: HttpRequest) => HttpResponse;
+
+/** Every route: path -> method -> handler. The OpenAPI document describes exactly these. */
+export const routes: Readonly<Record<string, Readonly<Record<string, RouteHandler>>>> = {
+  '/solve': { POST: solveRoute },
+  '/health': { GET: () => jsonResponse(200, { status: 'ok' }) },
+  '/openapi.json': { GET: () => jsonResponse(200, openApiDocument) },
+};
+
+/** Find the handler for a request, or throw the 404 or 405 that says why there is none. */
+export function route(request: HttpRequest): RouteHandler {
+  const methods = Object.hasOwn(routes, request.path) ? routes[request.path]! : undefined;
+  if (!methods) {
+    throw new ClientError(
+      'notFound',
+      `No route ${JSON.stringify(request.path.slice(0, 200))}; the API serves ${Object.keys(routes).join(', ')}.`,
+    );
+  }
+  const handler = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
+  if (!handler) {
+    const allow = Object.keys(methods);
+    throw new ClientError(
+      'methodNotAllowed',
+      `${request.path} does not accept ${request.method.slice(0, 20)}; it accepts ${allow.join(', ')}.`,
+      { allow },
+    );
+  }
+  return handler;
+}

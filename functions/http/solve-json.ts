@@ -1,0 +1,93 @@
+import { recordSolves } from '../observability/index.js';
+import type { BoardOutput, Problem, SolveStats } from '../sudoku/index.js';
+import { solveRequestBoard } from './board-result.js';
+import { ClientError } from './client-error.js';
+import { MAX_BOARDS } from './constants.js';
+import { jsonResponse } from './responses.js';
+import type { HttpResponse } from './types.js';
+
+export interface SolveResponse {
+  solution: BoardOutput;
+  unique: boolean;
+  stats: SolveStats;
+}
+
+export type BatchItem =
+  | ({ index: number } & SolveResponse)
+  | { index: number; status: 400 | 422; problems: Problem[] };
+
+export interface BatchResponse {
+  results: BatchItem[];
+  solved: number;
+  failed: number;
+}
+
+const SHAPES_HINT = 'a board is an 81-character string, a 9x9 array of one-character strings, or a 9x9 array of numbers';
+
+/** POST /solve with a JSON body: `{"board": B}` or `{"boards": [B, ...]}`. */
+export function solveJsonBody(text: string): HttpResponse {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ClientError('malformedJson', `The body is not valid JSON: ${reason}.`);
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ClientError('invalidRequest', `The body must be a JSON object {"board": ...} or {"boards": [...]}; ${SHAPES_HINT}.`);
+  }
+  const hasBoard = Object.hasOwn(body, 'board');
+  const hasBoards = Object.hasOwn(body, 'boards');
+  if (hasBoard && hasBoards) {
+    throw new ClientError('invalidRequest', 'Send either "board" (one board) or "boards" (a list), not both.');
+  }
+  if (hasBoard) return solveOne((body as { board: unknown }).board);
+  if (hasBoards) return solveMany((body as { boards: unknown }).boards);
+  throw new ClientError('invalidRequest', `The body has no "board" or "boards" member; ${SHAPES_HINT}.`);
+}
+
+function solveOne(board: unknown): HttpResponse {
+  const result = solveRequestBoard(board);
+  if (!result.ok) {
+    recordSolves(0, 1, result.micros);
+    throw new ClientError(
+      result.status === 422 ? 'unsolvableBoard' : 'invalidBoard',
+      result.problems.map((p) => p.message).join(' '),
+      { problems: result.problems },
+    );
+  }
+  recordSolves(1, 0, result.stats.micros);
+  const answer: SolveResponse = { solution: result.solution, unique: result.unique, stats: result.stats };
+  return jsonResponse(200, answer);
+}
+
+function solveMany(boards: unknown): HttpResponse {
+  if (!Array.isArray(boards)) {
+    throw new ClientError('invalidRequest', `"boards" must be an array of boards; ${SHAPES_HINT}.`);
+  }
+  if (boards.length > MAX_BOARDS) {
+    throw new ClientError(
+      'tooManyBoards',
+      `"boards" holds ${boards.length} boards; the limit is ${MAX_BOARDS} per request. Split them over several requests.`,
+      { limit: MAX_BOARDS },
+    );
+  }
+  const results: BatchItem[] = [];
+  let solved = 0;
+  let micros = 0;
+  for (let index = 0; index < boards.length; index++) {
+    const result = solveRequestBoard(boards[index]);
+    if (result.ok) {
+      solved++;
+      micros += result.stats.micros;
+      results.push({ index, solution: result.solution, unique: result.unique, stats: result.stats });
+    } else {
+      micros += result.micros;
+      results.push({ index, status: result.status, problems: result.problems.map((p) => ({ ...p, index })) });
+    }
+  }
+  const failed = boards.length - solved;
+  recordSolves(solved, failed, micros);
+  const answer: BatchResponse = { results, solved, failed };
+  return jsonResponse(200, answer);
+}

@@ -1,0 +1,39 @@
+import type { Problem } from '../sudoku/index.js';
+
+/** The parts of an API Gateway HTTP API (payload 2.0) event the adapter reads, normalised. */
+export interface HttpRequest {
+  method: string;
+  /** Path without the stage prefix and without a trailing slash. */
+  path: string;
+  /** Header names lower-cased (API Gateway already does; tests and local events may not). */
+  headers: Readonly<Record<string, string>>;
+  /** The body as API Gateway delivered it: text, or base64 when `isBase64Encoded`. */
+  body: string | undefined;
+  isBase64Encoded: boolean;
+  requestId: string;
+}
+
+/** A structured Lambda result for API Gateway (payload 2.0). */
+export interface HttpResponse {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+  isBase64Encoded: false;
+}
+
+/** RFC 9457 problem details, with the board problems this API adds. */
+export interface ProblemDetails {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  /** Every problem found, each with its code, message and place. */
+  problems?: Problem[];
+  /** The bound that was exceeded (413). */
+  limit?: number;
+  /** Methods the path accepts (405). */
+  allow?: string[];
+  /** Media types /solve accepts (415). */
+  accept?: string[];
+  requestId?: string;
+}
