@@ -30,6 +30,7 @@ export function handleHttpEvent(event: APIGatewayProxyEventV2): HttpResponse {
     method: request.method,
     path: request.path.slice(0, 200),
     status: response.statusCode,
+    apiRequestId: request.requestId,
     durationMs: Math.round((performance.now() - start) * 1000) / 1000,
   });
   return response;

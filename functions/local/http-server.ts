@@ -1,0 +1,127 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Context } from 'aws-lambda';
+import { buildHttpApiEvent } from './http-api-event.js';
+import { createLambdaContext } from './lambda-context.js';
+
+export type LambdaHandler = (event: unknown, context: Context) => Promise<unknown>;
+
+export interface HttpServerOptions {
+  /** 0 picks a free port (tests). */
+  port: number;
+  host?: string;
+  handler: LambdaHandler;
+  /** Called with what went wrong when the handler throws (API Gateway answers 500 then). */
+  onHandlerError?: (error: unknown) => void;
+}
+
+export interface RunningHttpServer {
+  /** e.g. `http://127.0.0.1:3000` (no trailing slash). */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** API Gateway HTTP API refuses request bodies over 10 MB itself, before any Lambda runs. */
+const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/**
+ * A local stand-in for API Gateway HTTP API: each request becomes a payload 2.0 event for the
+ * handler, and the handler's result becomes the response, with the gateway's own answers for
+ * what never reaches Lambda (oversized body, handler crash).
+ */
+export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
+  const host = options.host ?? '127.0.0.1';
+  const server = createServer((req, res) => {
+    serve(req, res, options).catch((error: unknown) => {
+      options.onHandlerError?.(error);
+      if (!res.headersSent) sendGatewayError(res, 500, 'Internal Server Error');
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function serve(req: IncomingMessage, res: ServerResponse, options: HttpServerOptions): Promise<void> {
+  const body = await readBody(req);
+  if (body === undefined) {
+    sendGatewayError(res, 413, 'Request Entity Too Large');
+    req.resume();
+    return;
+  }
+  const event = buildHttpApiEvent({
+    method: req.method ?? 'GET',
+    url: req.url ?? '/',
+    headers: req.headers,
+    body,
+    sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+  });
+  const result = await options.handler(event, createLambdaContext());
+  // API Gateway tells the client its request id, the one the handler puts in problem details.
+  res.setHeader('apigw-requestid', event.requestContext.requestId);
+  sendResult(res, result);
+}
+
+/** The whole body, or undefined once it passes the gateway's limit. */
+async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > GATEWAY_MAX_BODY_BYTES) return undefined;
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** API Gateway's own error bodies, e.g. `{"message":"Internal Server Error"}`. */
+function sendGatewayError(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ message }));
+}
+
+interface StructuredResult {
+  statusCode: number;
+  headers?: Record<string, string | number | boolean>;
+  multiValueHeaders?: Record<string, Array<string | number | boolean>>;
+  cookies?: string[];
+  body?: string;
+  isBase64Encoded?: boolean;
+}
+
+function isStructuredResult(result: unknown): result is StructuredResult {
+  return typeof result === 'object' && result !== null && typeof (result as { statusCode?: unknown }).statusCode === 'number';
+}
+
+/**
+ * Payload 2.0 response mapping: a result with `statusCode` is used as given; anything else is
+ * a 200 whose body is the result as JSON (a string as is), as API Gateway infers it.
+ */
+function sendResult(res: ServerResponse, result: unknown): void {
+  if (!isStructuredResult(result)) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(typeof result === 'string' ? result : JSON.stringify(result ?? null));
+    return;
+  }
+  for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, String(value));
+  for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) res.setHeader(name, values.map(String));
+  if (result.cookies?.length) res.setHeader('set-cookie', result.cookies);
+  res.statusCode = result.statusCode;
+  const body = result.body ?? '';
+  res.end(result.isBase64Encoded ? Buffer.from(body, 'base64') : body);
+}

@@ -1,0 +1,58 @@
+/**
+ * `npm start`: the whole service on localhost, started in order by `main()`. Each service is a
+ * function that starts it and says what it serves; add one to `services` to run it too.
+ */
+import { pathToFileURL } from 'node:url';
+import { startHttpServer } from './http-server.js';
+
+export interface RunningService {
+  /** Lines printed once the service is up: what it serves and how to try it. */
+  banner: string[];
+  close(): Promise<void>;
+}
+
+export type LocalService = () => Promise<RunningService>;
+
+/** The HTTP API on http://127.0.0.1:${PORT:-3000}, answered by the real handler. */
+export const httpApiService: LocalService = async () => {
+  const { handler } = await import('../handler/index.js');
+  const port = Number(process.env.PORT ?? 3000);
+  const server = await startHttpServer({
+    port,
+    handler,
+    onHandlerError: (error) => process.stderr.write(`handler failed: ${error instanceof Error ? error.stack : String(error)}\n`),
+  });
+  const board = '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79';
+  return {
+    banner: [
+      `HTTP API    ${server.url}  (POST /solve, GET /health, GET /openapi.json)`,
+      `  try:      curl -s ${server.url}/solve -H 'content-type: application/json' -d '{"board":"${board}"}'`,
+      `  or lines: printf '${board}\\n' | curl -s ${server.url}/solve -H 'content-type: text/plain' --data-binary @-`,
+    ],
+    close: server.close,
+  };
+};
+
+export const services: LocalService[] = [httpApiService];
+
+export async function main(): Promise<void> {
+  // One JSON log line per request, without the EMF metric blobs; set either to override.
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'INFO';
+  const running: RunningService[] = [];
+  const stop = async () => {
+    await Promise.allSettled(running.reverse().map((service) => service.close()));
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  for (const start of services) {
+    const service = await start();
+    running.push(service);
+    process.stdout.write(`${service.banner.join('\n')}\n`);
+  }
+  process.stdout.write('Ctrl-C to stop.\n');
+}
+
+// Run only as the `npm start` script, so tests and other tools can import the services.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
