@@ -1,0 +1,32 @@
+// cdk-nag's AwsSolutions pack over the default stack: every finding is fixed or acknowledged with a reason.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Acknowledgement, acknowledgements, type Synthesized, synth, unacknowledgedFindings } from './helpers.js';
+
+let synthesized: Synthesized;
+beforeAll(() => {
+  synthesized = synth();
+});
+
+describe('cdk-nag AwsSolutions', () => {
+  it('reports no finding that is not acknowledged', () => {
+    expect(unacknowledgedFindings(synthesized.app)).toEqual([]);
+  });
+
+  it('acknowledges only deliberate choices, each with a reason of at least one sentence', () => {
+    const acks: Acknowledgement[] = acknowledgements(synthesized.app);
+    for (const ack of acks) expect(ack.reason.length, `${ack.id} at ${ack.path}`).toBeGreaterThanOrEqual(40);
+    expect(acks.map((a) => a.id).sort()).toEqual(
+      [
+        'AwsSolutions-APIG4',
+        'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        'AwsSolutions-IAM5[Resource::*]',
+        'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/batch/*]',
+        'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/incoming/*]',
+        'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/reports/*]',
+        'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/solved/*]',
+        'AwsSolutions-L1',
+        'AwsSolutions-SQS3',
+      ].sort(),
+    );
+  });
+});
