@@ -38,6 +38,8 @@ export interface SolvePuzzleStreamOptions extends FileTallyOptions {
   gunzip?: boolean;
   /** Gzip the output. */
   gzip?: boolean;
+  /** Count into this tally (so a caller still has the counts when the stream fails); a new one by default. */
+  tally?: FileTally;
 }
 
 /**
@@ -47,7 +49,7 @@ export interface SolvePuzzleStreamOptions extends FileTallyOptions {
  * error, and then `output` is destroyed, so a half-written output is never mistaken for a whole one.
  */
 export async function solvePuzzleStream(options: SolvePuzzleStreamOptions): Promise<FileTally> {
-  const tally = new FileTally(options);
+  const tally = options.tally ?? new FileTally(options);
   const solving = Duplex.from(async function* (source: AsyncIterable<Buffer>) {
     yield* solveText(decodeUtf8(source), options.format, tally);
   });

@@ -1,0 +1,53 @@
+/**
+ * The child process that runs s3rver (started by s3-server.ts). A process of its own because
+ * s3rver's paginated ListObjectsV2 needs Node's --openssl-legacy-provider (it encrypts
+ * continuation tokens with DES), and so solving a big file never stalls the server it reads from.
+ */
+import S3rver from 's3rver';
+import { S3RVER_ENV } from './s3rver-messages.js';
+import type { S3rverMessage } from './s3rver-messages.js';
+
+const send = (message: S3rverMessage): void => {
+  process.send?.(message);
+};
+
+const server = new S3rver({
+  address: process.env[S3RVER_ENV.address] ?? '127.0.0.1',
+  port: Number(process.env[S3RVER_ENV.port] ?? 4569),
+  directory: process.env[S3RVER_ENV.directory] ?? '.local/s3',
+  silent: true,
+  // Path-style only (http://127.0.0.1:4569/bucket/key), as the clients are configured.
+  vhostBuckets: false,
+  configureBuckets: [{ name: process.env[S3RVER_ENV.bucket] ?? 'sudoku-local' }],
+});
+
+// Client disconnects mid-transfer are routine (and provoked by tests); they are not the server's failures.
+server.on('error', () => undefined);
+
+server.on('event', (event) => {
+  for (const record of event.Records) {
+    const [, kind] = record.eventName.split(':');
+    if (!record.eventName.startsWith('ObjectCreated:')) continue;
+    const { object, bucket } = record.s3;
+    send({
+      type: 'object-created',
+      bucket: bucket.name,
+      key: object.key,
+      size: Number(object.size ?? 0),
+      eTag: object.eTag ?? '',
+      multipart: kind === 'Post',
+      copy: kind === 'Copy',
+    });
+  }
+});
+
+// The parent went away: so does the server.
+process.on('disconnect', () => process.exit(0));
+
+try {
+  const address = await server.run();
+  send({ type: 'ready', port: address.port });
+} catch (error) {
+  send({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+  process.exit(1);
+}

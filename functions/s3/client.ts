@@ -1,0 +1,49 @@
+import { S3Client } from '@aws-sdk/client-s3';
+
+/** Where the S3 client connects. Empty in AWS (the SDK's defaults apply); set for a local server. */
+export interface S3ClientSettings {
+  /** e.g. http://127.0.0.1:4569 for the local server of `npm start`. */
+  endpoint?: string;
+  region?: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+}
+
+/** Local settings from the environment: S3_ENDPOINT (unset in AWS), AWS_REGION, and keys for the local server. */
+export function s3ClientSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): S3ClientSettings {
+  const endpoint = env.S3_ENDPOINT || undefined;
+  return {
+    ...(endpoint ? { endpoint } : {}),
+    region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
+    // s3rver accepts S3RVER/S3RVER; in AWS the credential chain (the function's role) is used instead.
+    ...(endpoint
+      ? { accessKeyId: env.AWS_ACCESS_KEY_ID || 'S3RVER', secretAccessKey: env.AWS_SECRET_ACCESS_KEY || 'S3RVER' }
+      : {}),
+  };
+}
+
+export function createS3Client(settings: S3ClientSettings = s3ClientSettingsFromEnv()): S3Client {
+  return new S3Client({
+    region: settings.region ?? 'us-east-1',
+    ...(settings.endpoint
+      ? {
+          endpoint: settings.endpoint,
+          // A local server has no per-bucket DNS names.
+          forcePathStyle: true,
+          credentials: { accessKeyId: settings.accessKeyId ?? 'S3RVER', secretAccessKey: settings.secretAccessKey ?? 'S3RVER' },
+        }
+      : {}),
+    // The SDK's default flexible checksums corrupt streamed PutObject/UploadPart bodies on Node 20
+    // and are not understood by local servers; S3 still checks MD5/CRC where it requires them.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+}
+
+let shared: S3Client | undefined;
+
+/** One client per Lambda container, created on first use and reused across invocations. */
+export function sharedS3Client(): S3Client {
+  shared ??= createS3Client();
+  return shared;
+}

@@ -1,0 +1,173 @@
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { PassThrough } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { detectFileKind, FileTally, isFormatError, solvePuzzleStream } from '../formats/index.js';
+import type { FileKind, FormatError } from '../formats/index.js';
+import { logger, recordSolves } from '../observability/index.js';
+import { DEFAULT_PART_SIZE, DEFAULT_QUEUE_SIZE, SOURCE_ETAG_METADATA, SOURCE_KEY_METADATA } from './constants.js';
+import { reportedFailure } from './report.js';
+import type { FileReport } from './report.js';
+
+export interface ProcessObjectOptions {
+  client: S3Client;
+  bucket: string;
+  /** The decoded key of the puzzle file. */
+  sourceKey: string;
+  outputKey: string;
+  reportKey: string;
+  /** Solve again even if the output already answers this version of the source. */
+  force?: boolean;
+  /** Multipart part size in bytes (at least 5 MiB). */
+  partSize?: number;
+  queueSize?: number;
+  /** Failed rows listed in the report. */
+  failureCap?: number;
+}
+
+export type ProcessObjectResult =
+  | { status: 'processed'; report: FileReport }
+  | { status: 'skipped'; reason: 'already-solved' | 'source-missing'; sourceKey: string; eTag?: string };
+
+const CONTENT_TYPE = { txt: 'text/plain; charset=utf-8', csv: 'text/csv; charset=utf-8', jsonl: 'application/x-ndjson', json: 'application/json' };
+
+/** ETags come quoted from HEAD/GET and bare in events; compare them bare. */
+function bareETag(eTag: string | undefined): string {
+  return (eTag ?? '').replace(/"/g, '');
+}
+
+function isNotFound(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } } | null;
+  return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
+}
+
+async function headOrUndefined(client: S3Client, bucket: string, key: string) {
+  try {
+    return await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Whether the output and the report both already answer this version of the source. */
+async function alreadySolved(options: ProcessObjectOptions, eTag: string): Promise<boolean> {
+  const [output, report] = await Promise.all([
+    headOrUndefined(options.client, options.bucket, options.outputKey),
+    headOrUndefined(options.client, options.bucket, options.reportKey),
+  ]);
+  const answers = (head: typeof output) => bareETag(head?.Metadata?.[SOURCE_ETAG_METADATA]) === eTag;
+  return answers(output) && answers(report);
+}
+
+/**
+ * Streams the source through the solver into a multipart upload of the output. The output
+ * appears only when complete: on any failure the upload is aborted and the error rethrown.
+ */
+async function solveIntoOutput(options: ProcessObjectOptions, kind: FileKind, eTag: string, tally: FileTally): Promise<void> {
+  const { client, bucket } = options;
+  // IfMatch: solve exactly the version that was checked (S3 answers 412 if it changed since; the retry takes the new one).
+  const got = await client.send(new GetObjectCommand({ Bucket: bucket, Key: options.sourceKey, IfMatch: `"${eTag}"` }));
+  const body = got.Body as Readable;
+  const outputBody = new PassThrough();
+  const upload = new Upload({
+    client,
+    params: {
+      Bucket: bucket,
+      Key: options.outputKey,
+      Body: outputBody,
+      ContentType: kind.gzip ? 'application/gzip' : CONTENT_TYPE[kind.format],
+      Metadata: { [SOURCE_ETAG_METADATA]: eTag, [SOURCE_KEY_METADATA]: encodeURIComponent(options.sourceKey) },
+    },
+    partSize: options.partSize ?? DEFAULT_PART_SIZE,
+    queueSize: options.queueSize ?? DEFAULT_QUEUE_SIZE,
+    leavePartsOnError: false,
+  });
+  const solving = solvePuzzleStream({
+    input: body,
+    output: outputBody,
+    format: kind.format,
+    gunzip: kind.gzip,
+    gzip: kind.gzip,
+    tally,
+  });
+  const uploading = upload.done();
+  // Whichever side fails first ends both: a stalled upload must not leave the reader waiting forever.
+  solving.catch(() => undefined);
+  uploading.catch(() => undefined);
+  try {
+    await Promise.all([solving, uploading]);
+  } catch (error) {
+    body.destroy();
+    outputBody.destroy();
+    await upload.abort().catch((abortError: unknown) => logger.warn('Aborting the output upload failed', { error: abortError }));
+    throw error;
+  }
+}
+
+/**
+ * The per-file pipeline, shared by every adapter (S3 events, the batch): solve one puzzle file
+ * of the bucket into `outputKey` and write `reportKey`. Idempotent per source ETag. A file that
+ * cannot be read as puzzles (unknown extension, no puzzle column...) gets a report and no output;
+ * any other failure (S3, network) is thrown, after aborting the output, so the caller can retry.
+ */
+export async function processObject(options: ProcessObjectOptions): Promise<ProcessObjectResult> {
+  const { client, bucket, sourceKey } = options;
+  const startedAt = new Date();
+  const started = performance.now();
+
+  const head = await headOrUndefined(client, bucket, sourceKey);
+  if (!head) {
+    logger.warn('Source object no longer exists; nothing to solve', { bucket, sourceKey });
+    return { status: 'skipped', reason: 'source-missing', sourceKey };
+  }
+  const eTag = bareETag(head.ETag);
+  if (!options.force && (await alreadySolved(options, eTag))) {
+    logger.info('Source already solved at this ETag; skipping', { bucket, sourceKey, eTag });
+    return { status: 'skipped', reason: 'already-solved', sourceKey, eTag };
+  }
+
+  const detected = detectFileKind(sourceKey);
+  const kind = detected.ok ? detected.kind : undefined;
+  const tally = new FileTally({ ...(options.failureCap === undefined ? {} : { failureCap: options.failureCap }) });
+  let rejection: FormatError | undefined = detected.ok ? undefined : detected.error;
+  if (kind) {
+    try {
+      await solveIntoOutput(options, kind, eTag, tally);
+    } catch (error) {
+      if (!isFormatError(error)) throw error;
+      rejection = error;
+    }
+  }
+
+  const durationMs = performance.now() - started;
+  const report: FileReport = {
+    source: { bucket, key: sourceKey, eTag, size: head.ContentLength },
+    outcome: rejection ? 'rejected' : 'solved',
+    output: { key: options.outputKey, written: !rejection },
+    format: kind,
+    ...(rejection ? { error: rejection.toJSON() } : {}),
+    counts: tally.counts,
+    failures: tally.failures.map(reportedFailure),
+    failuresTotal: tally.failuresTotal,
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    durationMs: Math.round(durationMs),
+    puzzlesPerSecond: durationMs > 0 ? Math.round((tally.counts.rows * 1000) / durationMs) : 0,
+  };
+  await client.send(
+    new PutObjectCommand({
+      Bucket: bucket,
+      Key: options.reportKey,
+      Body: JSON.stringify(report, null, 2) + '\n',
+      ContentType: 'application/json',
+      Metadata: { [SOURCE_ETAG_METADATA]: eTag, [SOURCE_KEY_METADATA]: encodeURIComponent(sourceKey) },
+    }),
+  );
+  recordSolves(tally.counts.solved, tally.failed, Math.round(durationMs * 1000));
+  const summary = { bucket, sourceKey, eTag, outcome: report.outcome, counts: report.counts, durationMs: report.durationMs };
+  if (rejection) logger.warn('File rejected: no output written', { ...summary, error: report.error });
+  else logger.info('File solved', { ...summary, outputKey: options.outputKey, puzzlesPerSecond: report.puzzlesPerSecond });
+  return { status: 'processed', report };
+}
