@@ -1,0 +1,128 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApiMismatches } from '../http/openapi-conformance.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const bundleDir = path.join(root, 'dist', 'handler');
+const eventsDir = path.join(root, 'events');
+
+/** What each sample event must produce (a sample added without an entry here fails the test). */
+const EXPECTED_STATUS: Record<string, number> = {
+  'http-health.json': 200,
+  'http-openapi.json': 200,
+  'http-solve-string.json': 200,
+  'http-solve-chars.json': 200,
+  'http-solve-numbers.json': 200,
+  'http-solve-batch.json': 200,
+  'http-solve-text-lines.json': 200,
+  'http-solve-base64.json': 200,
+  'http-solve-bad-board.json': 400,
+  'http-solve-malformed-json.json': 400,
+  'http-unknown-route.json': 404,
+  'http-solve-wrong-method.json': 405,
+  'http-solve-unsupported-type.json': 415,
+  'http-solve-no-solution.json': 422,
+};
+
+/** Runs in the child: loads the bundle beside it and invokes it with each event file given. */
+const RUNNER = `
+import { readFileSync } from 'node:fs';
+const { handler } = await import('./index.mjs');
+const context = { awsRequestId: 'bundle-test', functionName: 'sudoku', functionVersion: '$LATEST',
+  invokedFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:sudoku', memoryLimitInMB: '1024',
+  logGroupName: '/aws/lambda/sudoku', logStreamName: 'x', callbackWaitsForEmptyEventLoop: true,
+  getRemainingTimeInMillis: () => 30000, done() {}, fail() {}, succeed() {} };
+const out = [];
+for (const file of process.argv.slice(2)) {
+  const event = file === '-' ? { Records: [{ eventSource: 'aws:sqs' }], unknown: true } : JSON.parse(readFileSync(file, 'utf8'));
+  try { out.push({ file, result: await handler(event, context) }); }
+  catch (error) { out.push({ file, error: { name: error.name, message: error.message } }); }
+}
+process.stderr.write('RESULTS ' + JSON.stringify(out) + '\\n');
+`;
+
+interface RunOutput {
+  file: string;
+  result?: { statusCode: number; headers: Record<string, string>; body: string; isBase64Encoded: boolean };
+  error?: { name: string; message: string };
+}
+
+let workDir: string;
+let outputs: RunOutput[];
+let logLines: string[];
+let openApi: unknown;
+
+beforeAll(() => {
+  if (!existsSync(path.join(bundleDir, 'index.mjs'))) throw new Error('dist/handler/index.mjs is missing: run `npm run build` (npm test does)');
+  // A folder outside the repository with nothing but the bundle: no node_modules to fall back on.
+  workDir = mkdtempSync(path.join(tmpdir(), 'sudoku-handler-bundle-'));
+  for (const name of readdirSync(bundleDir)) copyFileSync(path.join(bundleDir, name), path.join(workDir, name));
+  writeFileSync(path.join(workDir, 'run.mjs'), RUNNER);
+  const files = Object.keys(EXPECTED_STATUS).map((name) => path.join(eventsDir, name));
+  const child = spawnSync(process.execPath, ['run.mjs', ...files, '-'], {
+    cwd: workDir,
+    encoding: 'utf8',
+    // Lambda's own environment, roughly: no NODE_PATH, no repository on the way up.
+    env: { PATH: process.env.PATH ?? '', AWS_REGION: 'eu-west-1', AWS_LAMBDA_FUNCTION_NAME: 'sudoku', POWERTOOLS_SERVICE_NAME: 'sudoku-bundle-test' },
+    timeout: 60_000,
+  });
+  expect(child.status, child.stderr).toBe(0);
+  logLines = `${child.stdout}\n${child.stderr}`.split('\n').filter((l) => l.startsWith('{'));
+  const line = child.stderr.split('\n').find((l) => l.startsWith('RESULTS '));
+  outputs = JSON.parse(line!.slice('RESULTS '.length)) as RunOutput[];
+  openApi = JSON.parse(outputs.find((o) => o.file.endsWith('http-openapi.json'))!.result!.body);
+});
+
+afterAll(() => {
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+describe('the built bundle dist/handler/index.mjs, run alone from a folder outside the repository', () => {
+  it('has no node_modules folder it could resolve packages from', () => {
+    for (let dir = workDir; ; dir = path.dirname(dir)) {
+      expect(existsSync(path.join(dir, 'node_modules')), dir).toBe(false);
+      if (path.dirname(dir) === dir) break;
+    }
+    expect(workDir.startsWith(root)).toBe(false);
+  });
+
+  it('has a sample event with an expected status for every events/http-*.json file', () => {
+    const samples = readdirSync(eventsDir).filter((name) => /^http-.*\.json$/.test(name)).sort();
+    expect(samples).toEqual(Object.keys(EXPECTED_STATUS).sort());
+  });
+
+  it.each(Object.entries(EXPECTED_STATUS))('answers %s with status %i, as the OpenAPI document describes', (name, status) => {
+    const output = outputs.find((o) => o.file.endsWith(`/${name}`))!;
+    expect(output.error).toBeUndefined();
+    expect(output.result!.statusCode).toBe(status);
+    const event = JSON.parse(readFileSync(path.join(eventsDir, name), 'utf8')) as { rawPath: string; requestContext: { http: { method: string } } };
+    const mismatches = openApiMismatches(openApi, {
+      method: event.requestContext.http.method,
+      path: event.rawPath,
+      status,
+      contentType: output.result!.headers['content-type'],
+      body: output.result!.body,
+    });
+    expect(mismatches).toEqual([]);
+  });
+
+  it('throws UnrecognisedEventError for an event of no known kind, so Lambda retries and dead-letters it', () => {
+    const output = outputs.find((o) => o.file === '-')!;
+    expect(output.error?.name).toBe('UnrecognisedEventError');
+  });
+
+  it('writes structured JSON logs with the Lambda request id, and EMF metrics', () => {
+    const records = logLines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(records.some((r) => r.message === 'HTTP request' && r.function_request_id === 'bundle-test' && r.service === 'sudoku-bundle-test')).toBe(true);
+    expect(records.some((r) => r.level === 'ERROR' && String(r.message).startsWith('Unrecognised event'))).toBe(true);
+    const emf = records.filter((r) => typeof r._aws === 'object');
+    expect(emf.length).toBeGreaterThan(0);
+    expect(emf.some((r) => typeof r.BoardsSolved === 'number' && typeof r.SolveTime === 'number')).toBe(true);
+    expect(emf.some((r) => typeof r.BoardsFailed === 'number')).toBe(true);
+    expect(records.some((r) => String(r.message).includes('No application metrics'))).toBe(false);
+  });
+});
