@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { OVERLONG_LINE, splitLines } from '../../functions/formats/line-splitting.js';
@@ -6,7 +7,7 @@ import { chunked } from './run-format.js';
 
 async function collect(chunks: (string | Buffer)[], maxLineChars?: number) {
   const out: (string | typeof OVERLONG_LINE)[] = [];
-  for await (const batch of splitLines(decodeUtf8(chunks), maxLineChars)) out.push(...batch);
+  for await (const batch of splitLines(decodeUtf8(Readable.from(chunks)), maxLineChars)) out.push(...batch);
   return out;
 }
 
