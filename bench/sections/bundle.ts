@@ -1,0 +1,108 @@
+/**
+ * The deployable handler bundle: its size, its cold import time (process start to handler
+ * ready, against a bare `node -e 0` in the same run) and the handler's own per-request cost once
+ * warm. Every measurement runs the built dist/handler/index.mjs in a fresh child process.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const bundle = path.join(root, 'dist', 'handler', 'index.mjs');
+const COLD_RUNS = 11;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Wall time of one child process from spawn to exit, in ms. */
+function timeProcess(args: string[]): number {
+  const start = process.hrtime.bigint();
+  const child = spawnSync(process.execPath, args, { stdio: 'ignore', env: { PATH: process.env.PATH ?? '' } });
+  if (child.status !== 0) throw new Error(`node ${args.join(' ')} exited with ${child.status}`);
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/** Runs in a child with stdout (logs, EMF) discarded as CloudWatch would take it; results on fd 3. */
+const WARM_RUNNER = `
+import { writeSync } from 'node:fs';
+const { handler } = await import(process.argv[1]);
+const context = { awsRequestId: 'bench', functionName: 'sudoku', functionVersion: '$LATEST', invokedFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:sudoku',
+  memoryLimitInMB: '1024', logGroupName: 'g', logStreamName: 's', callbackWaitsForEmptyEventLoop: true, getRemainingTimeInMillis: () => 30000, done() {}, fail() {}, succeed() {} };
+const event = (method, rawPath, body) => ({ version: '2.0', routeKey: '$default', rawPath, rawQueryString: '',
+  headers: body ? { 'content-type': 'application/json', host: 'x' } : { host: 'x' },
+  requestContext: { http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' }, requestId: 'r', routeKey: '$default', stage: '$default', time: '', timeEpoch: 0 },
+  ...(body ? { body } : {}), isBase64Encoded: false });
+const easy = JSON.stringify({ board: '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79' });
+async function measure(ev, n) {
+  const total = [], search = [];
+  for (let i = 0; i < 500; i++) await handler(ev, context);
+  for (let i = 0; i < n; i++) {
+    const t = process.hrtime.bigint();
+    const r = await handler(ev, context);
+    total.push(Number(process.hrtime.bigint() - t) / 1e3);
+    if (r.statusCode !== 200) throw new Error('status ' + r.statusCode);
+    const stats = JSON.parse(r.body).stats;
+    if (stats) search.push(stats.micros);
+  }
+  return { total, search };
+}
+const health = await measure(event('GET', '/health'), 5000);
+const solve = await measure(event('POST', '/solve', easy), 5000);
+writeSync(3, JSON.stringify({ health, solve }));
+`;
+
+async function warmRequests(env: Record<string, string>): Promise<{ health: { total: number[] }; solve: { total: number[]; search: number[] } }> {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', WARM_RUNNER, pathToFileURL(bundle).href], {
+    stdio: ['ignore', 'ignore', 'inherit', 'pipe'],
+    env: { PATH: process.env.PATH ?? '', ...env },
+  });
+  const chunks: Buffer[] = [];
+  (child.stdio[3] as NodeJS.ReadableStream).on('data', (c: Buffer) => chunks.push(c));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`warm request runner exited with ${code}`);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as { health: { total: number[] }; solve: { total: number[]; search: number[] } };
+}
+
+export async function run(): Promise<void> {
+  console.log('\n## Handler bundle (dist/handler/index.mjs)\n');
+  if (!existsSync(bundle)) throw new Error('dist/handler/index.mjs is missing: run `npm run build`');
+  const bytes = statSync(bundle).size;
+  const gzipped = gzipSync(readFileSync(bundle), { level: 9 }).length;
+  console.log(`size            ${bytes} bytes (${(bytes / 1024).toFixed(1)} KiB), gzip ${gzipped} bytes (${(gzipped / 1024).toFixed(1)} KiB)`);
+
+  const importArgs = ['--input-type=module', '-e', `const m = await import(${JSON.stringify(pathToFileURL(bundle).href)}); if (typeof m.handler !== 'function') process.exit(1);`];
+  timeProcess(['-e', '0']);
+  timeProcess(importArgs);
+  const bare: number[] = [];
+  const withBundle: number[] = [];
+  // Interleaved, so drift in machine load hits both alike.
+  for (let i = 0; i < COLD_RUNS; i++) {
+    bare.push(timeProcess(['-e', '0']));
+    withBundle.push(timeProcess(importArgs));
+  }
+  const b = median(bare);
+  const w = median(withBundle);
+  console.log(`cold import     ${w.toFixed(1)} ms process start to handler ready vs ${b.toFixed(1)} ms bare \`node -e 0\`: +${(w - b).toFixed(1)} ms (median of ${COLD_RUNS})`);
+
+  const us = (v: number) => `${v.toFixed(1)} µs`;
+  for (const [label, env] of [
+    ['logs + EMF on (as in AWS)', { POWERTOOLS_SERVICE_NAME: 'sudoku' }],
+    ['logs + metrics off', { POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' }],
+  ] as const) {
+    const warm = await warmRequests(env);
+    const solveTotal = median(warm.solve.total);
+    const search = median(warm.solve.search);
+    console.log(
+      `warm request    ${label}: GET /health ${us(median(warm.health.total))}; POST /solve easy board ${us(solveTotal)} ` +
+        `of which search ${us(search)} -> handler overhead ${us(solveTotal - search)} (median of ${warm.health.total.length})`,
+    );
+  }
+}
+
+// Runnable alone: `npx tsx bench/sections/bundle.ts`.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await run();
