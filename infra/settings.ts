@@ -27,7 +27,9 @@ export interface Settings {
   readonly retainBucket: boolean;
   /** EventBridge Scheduler expression for the batch run. */
   readonly batchSchedule: string;
-  /** IANA time zone the schedule expression is read in. */
+  /** EventBridge Scheduler expression for the sweep of `incoming/` files that have no output. */
+  readonly sweepSchedule: string;
+  /** IANA time zone the schedule expressions are read in. */
   readonly batchScheduleTimezone: string;
   /** Largest number of function invocations the Distributed Map runs at once. */
   readonly batchMaxConcurrency: number;
@@ -48,6 +50,7 @@ export const defaults: Settings = {
   logRetentionDays: 30,
   retainBucket: true,
   batchSchedule: 'cron(0 3 * * ? *)',
+  sweepSchedule: 'cron(0 4 * * ? *)',
   batchScheduleTimezone: 'UTC',
   batchMaxConcurrency: 20,
   batchItemsPerInvocation: 10,
@@ -105,6 +108,7 @@ export function readSettings(node: Node): Settings {
     logRetentionDays: retention(node, defaults.logRetentionDays),
     retainBucket: boolean(node, 'retainBucket', defaults.retainBucket),
     batchSchedule: text(node, 'batchSchedule', defaults.batchSchedule, /^(cron|rate|at)\(.+\)$/),
+    sweepSchedule: text(node, 'sweepSchedule', defaults.sweepSchedule, /^(cron|rate|at)\(.+\)$/),
     batchScheduleTimezone: text(node, 'batchScheduleTimezone', defaults.batchScheduleTimezone, /^[A-Za-z_+\-/0-9]+$/),
     batchMaxConcurrency: integer(node, 'batchMaxConcurrency', defaults.batchMaxConcurrency, 1, 10000),
     batchItemsPerInvocation: integer(node, 'batchItemsPerInvocation', defaults.batchItemsPerInvocation, 1, 1000),

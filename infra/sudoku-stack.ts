@@ -1,11 +1,12 @@
 // The whole service in one stack, in the order data flows: bucket -> function -> HTTP API ->
-// S3 notification -> failed-event queue and alarms -> (batch run) -> outputs.
+// S3 notification -> failed-event queue and alarms -> batch state machine and schedules -> outputs.
 import { CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as lambdaDestinations from 'aws-cdk-lib/aws-lambda-destinations';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import type { Construct } from 'constructs';
 import { Alarms } from './constructs/alarms.js';
+import { BatchRun } from './constructs/batch-run.js';
 import { HttpApi } from './constructs/http-api.js';
 import { deadLetterQueue } from './constructs/queues.js';
 import { SolverFunction } from './constructs/solver-function.js';
@@ -79,6 +80,27 @@ export class SudokuStack extends Stack {
     alarms.whenAny('FunctionErrors', fn.metricErrors({ statistic: 'Sum' }), 'The solver function returned errors');
     alarms.whenAny('FunctionThrottles', fn.metricThrottles({ statistic: 'Sum' }), 'The solver function was throttled');
 
+    // Batch run: a state machine (Distributed Map over batch/, or incoming/ in sweep mode) invoking
+    // the same function with batches of keys, started daily by EventBridge Scheduler.
+    const batch = new BatchRun(this, 'Batch', {
+      bucket,
+      handler: fn,
+      maxConcurrency: settings.batchMaxConcurrency,
+      itemsPerInvocation: settings.batchItemsPerInvocation,
+      toleratedFailurePercent: settings.batchToleratedFailurePercent,
+      logRetentionDays: settings.logRetentionDays,
+      batchSchedule: settings.batchSchedule,
+      sweepSchedule: settings.sweepSchedule,
+      timezone: settings.batchScheduleTimezone,
+    });
+    alarms.whenAny('BatchRunFailed', batch.stateMachine.metricFailed({ statistic: 'Sum' }), 'A batch or sweep run failed');
+    alarms.whenAny('BatchRunTimedOut', batch.stateMachine.metricTimedOut({ statistic: 'Sum' }), 'A batch or sweep run timed out');
+    alarms.whenAny(
+      'BatchStartsFailed',
+      batch.failedStarts.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum' }),
+      'The scheduler could not start a batch or sweep run after retries',
+    );
+
     // Outputs: what a deployer needs to call the API, drop files and watch failures.
     new CfnOutput(this, 'ApiUrl', { value: http.url, description: 'HTTP API base URL (POST solve, GET health)' });
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName, description: 'Upload to incoming/ or batch/' });
@@ -86,5 +108,11 @@ export class SudokuStack extends Stack {
       value: failedEvents.queueUrl,
       description: 'S3 events that failed after retries',
     });
+    new CfnOutput(this, 'BatchStateMachineArn', {
+      value: batch.stateMachine.stateMachineArn,
+      description: 'Start with {"mode":"batch"} or {"mode":"sweep"}',
+    });
+    new CfnOutput(this, 'BatchScheduleName', { value: batch.schedules.batch.scheduleName, description: 'Daily batch run' });
+    new CfnOutput(this, 'SweepScheduleName', { value: batch.schedules.sweep.scheduleName, description: 'Daily sweep of incoming/' });
   }
 }

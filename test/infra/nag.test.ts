@@ -24,7 +24,15 @@ describe('cdk-nag AwsSolutions', () => {
         'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/incoming/*]',
         'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/reports/*]',
         'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/solved/*]',
+        'AwsSolutions-IAM5[Resource::*]',
+        'AwsSolutions-IAM5[Resource::<SolverFunction2C17BEC9.Arn>:*]',
+        'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/reports/runs/*]',
+        ...['', '/BatchFiles', '/SweepIncoming'].map(
+          (label) =>
+            `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:{"Fn::Select":[6,{"Fn::Split":[":",{"Ref":"BatchStateMachineA1FF2995"}]}]}${label}:*]`,
+        ),
         'AwsSolutions-L1',
+        'AwsSolutions-SQS3',
         'AwsSolutions-SQS3',
       ].sort(),
     );

@@ -50,6 +50,12 @@ describe('a stack with every setting changed', () => {
       outputExpirationDays: 14,
       logRetentionDays: 7,
       retainBucket: false,
+      batchSchedule: 'rate(6 hours)',
+      sweepSchedule: 'cron(30 1 * * ? *)',
+      batchScheduleTimezone: 'Europe/Paris',
+      batchMaxConcurrency: 100,
+      batchItemsPerInvocation: 25,
+      batchToleratedFailurePercent: 1,
     });
     template = synthesized.template;
   });
@@ -94,6 +100,27 @@ describe('a stack with every setting changed', () => {
       expect(bucket).toMatchObject({ DeletionPolicy: 'Delete' });
     }
     expect(Object.keys(template.findResources('Custom::S3AutoDeleteObjects'))).toHaveLength(2);
+  });
+
+  it('schedules the runs from batchSchedule, sweepSchedule and batchScheduleTimezone', () => {
+    template.hasResourceProperties('AWS::Scheduler::Schedule', {
+      ScheduleExpression: 'rate(6 hours)',
+      ScheduleExpressionTimezone: 'Europe/Paris',
+      Target: Match.objectLike({ Input: '{"mode":"batch"}' }),
+    });
+    template.hasResourceProperties('AWS::Scheduler::Schedule', {
+      ScheduleExpression: 'cron(30 1 * * ? *)',
+      Target: Match.objectLike({ Input: '{"mode":"sweep"}' }),
+    });
+  });
+
+  it('sizes the Distributed Maps from batchMaxConcurrency, batchItemsPerInvocation and batchToleratedFailurePercent', () => {
+    const [machine] = Object.values(template.findResources('AWS::StepFunctions::StateMachine'));
+    const parts = (machine as { Properties: { DefinitionString: { 'Fn::Join': [string, unknown[]] } } }).Properties.DefinitionString['Fn::Join'][1];
+    const text = parts.filter((p): p is string => typeof p === 'string').join('');
+    expect(text.split('"MaxConcurrency":100,')).toHaveLength(3);
+    expect(text.split('"MaxItemsPerBatch":25,')).toHaveLength(3);
+    expect(text.split('"ToleratedFailurePercentage":1,')).toHaveLength(3);
   });
 
   it('still passes cdk-nag AwsSolutions without new findings', () => {
