@@ -24,8 +24,9 @@ export type Mode = keyof typeof modes;
 export const mapStates: Record<Mode, string> = { batch: 'BatchFiles', sweep: 'SweepIncoming' };
 
 export interface BatchRunProps {
-  readonly bucket: s3.IBucket;
-  readonly handler: lambda.IFunction;
+  /** The service's own bucket and function (not imported ones: their logical IDs name nag findings). */
+  readonly bucket: s3.Bucket;
+  readonly handler: lambda.Function;
   readonly maxConcurrency: number;
   readonly itemsPerInvocation: number;
   readonly toleratedFailurePercent: number;

@@ -12,7 +12,7 @@ import { prefixes } from '../prefixes.js';
 export interface SolverFunctionProps {
   /** Folder holding `index.mjs` (+ `.map`), as `npm run build` writes it. */
   readonly bundleDir: string;
-  readonly bucket: s3.IBucket;
+  readonly bucket: s3.Bucket;
   readonly memoryMb: number;
   readonly timeoutSeconds: number;
   readonly logRetentionDays: number;
