@@ -100,8 +100,10 @@ async function solveIntoOutput(options: ProcessObjectOptions, kind: FileKind, eT
     await Promise.all([solving, uploading]);
   } catch (error) {
     body.destroy();
-    outputBody.destroy();
-    await upload.abort().catch((abortError: unknown) => logger.warn('Aborting the output upload failed', { error: abortError }));
+    // Failing the upload's body (not just ending it, which would complete a truncated object)
+    // makes the Upload send AbortMultipartUpload; it settles only after that, so wait for it.
+    outputBody.destroy(error instanceof Error ? error : new Error(String(error)));
+    await uploading.catch(() => undefined);
     throw error;
   }
 }

@@ -1,0 +1,114 @@
+import './quiet-logs.js';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handleS3Event, S3RecordsFailedError } from '../../functions/s3/index.js';
+import { readPuzzleSet } from '../helpers/puzzle-sets.js';
+import { isSolutionOf } from '../formats/solution-check.js';
+import { clientFor, startTestS3 } from './local-s3.js';
+import type { TestS3 } from './local-s3.js';
+import { startS3Proxy } from './s3-proxy.js';
+import type { S3Proxy } from './s3-proxy.js';
+
+const MIB = 1024 * 1024;
+const PART = 5 * MIB;
+
+let s3: TestS3;
+let proxy: S3Proxy;
+/** A 20 MB puzzle file: the first 2,000 17-clue puzzles, over and over (about 256,000 lines). */
+let big: { body: string; puzzles: string[] };
+
+beforeAll(async () => {
+  s3 = await startTestS3();
+  proxy = await startS3Proxy(s3.server.endpoint);
+  const puzzles = readPuzzleSet('puzzles2_17_clue').slice(0, 2000);
+  const block = puzzles.join('\n') + '\n';
+  const lines = Math.ceil((20 * 1000 * 1000) / block.length) * puzzles.length;
+  big = { body: block.repeat(lines / puzzles.length), puzzles };
+});
+afterAll(async () => {
+  await proxy?.close();
+  await s3?.close();
+});
+
+/** The upload-related requests seen by the proxy since `from`. */
+function uploadCalls(from: number, key: string): string[] {
+  return proxy.requests
+    .slice(from)
+    .filter((r) => decodeURIComponent(r.url).includes(key))
+    .map((r) => {
+      const url = new URL(r.url, 'http://x');
+      if (url.searchParams.has('uploads')) return 'create';
+      if (url.searchParams.has('partNumber')) return 'part';
+      if (r.method === 'POST' && url.searchParams.has('uploadId')) return 'complete';
+      if (r.method === 'DELETE' && url.searchParams.has('uploadId')) return 'abort';
+      return r.method === 'PUT' ? 'put' : 'other';
+    })
+    .filter((kind) => kind !== 'other');
+}
+
+describe('a 20 MB file', () => {
+  it('is written as a multipart upload and every one of its rows is answered in order', async () => {
+    const key = 'incoming/big/twenty.txt';
+    expect(big.body.length).toBeGreaterThan(20_000_000);
+    await s3.put(key, big.body);
+    const client = clientFor(proxy.endpoint);
+    const from = proxy.requests.length;
+    const results = await handleS3Event(await s3.eventFor(key), { client, partSize: PART });
+    client.destroy();
+    expect(results[0]).toMatchObject({ status: 'processed' });
+
+    const calls = uploadCalls(from, 'solved/big/twenty.txt');
+    expect(calls[0]).toBe('create');
+    expect(calls.filter((c) => c === 'part').length).toBe(Math.ceil(big.body.length / PART));
+    expect(calls.at(-1)).toBe('complete');
+
+    const out = (await s3.text('solved/big/twenty.txt'))!;
+    expect(out.length).toBe(big.body.length);
+    const lines = out.split('\n');
+    const n = big.body.length / 82;
+    expect(lines).toHaveLength(n + 1);
+    // Every answer verified would double the test's time; a stride through the whole file covers every part.
+    for (let i = 0; i < n; i += 997) expect(isSolutionOf(big.puzzles[i % big.puzzles.length]!, lines[i]!)).toBe(true);
+    expect((await s3.report(key)).counts).toMatchObject({ rows: n, solved: n });
+  });
+});
+
+describe('the S3 server failing mid-file', () => {
+  it('raises the error and leaves no output object when the source stream breaks before any part was sent', async () => {
+    const key = 'incoming/broken/early.txt';
+    await s3.put(key, big.body.slice(0, 3 * MIB - (3 * MIB) % 82));
+    proxy.cutGetAfter(key, 1 * MIB);
+    const client = clientFor(proxy.endpoint);
+    const failure = await handleS3Event(await s3.eventFor(key), { client, partSize: PART }).catch((e: unknown) => e);
+    client.destroy();
+    expect(failure).toBeInstanceOf(S3RecordsFailedError);
+    expect((failure as S3RecordsFailedError).failedKeys).toEqual([key]);
+    expect(await s3.exists('solved/broken/early.txt')).toBe(false);
+    expect(await s3.exists('reports/broken/early.txt.json')).toBe(false);
+  });
+
+  it('aborts the multipart upload, raises the error and leaves no output when it breaks after parts were uploaded', async () => {
+    const key = 'incoming/broken/late.txt';
+    await s3.put(key, big.body);
+    proxy.cutGetAfter(key, 15 * MIB);
+    const client = clientFor(proxy.endpoint);
+    const from = proxy.requests.length;
+    await expect(handleS3Event(await s3.eventFor(key), { client, partSize: PART })).rejects.toBeInstanceOf(S3RecordsFailedError);
+    client.destroy();
+    const calls = uploadCalls(from, 'solved/broken/late.txt');
+    expect(calls[0]).toBe('create');
+    expect(calls).toContain('part');
+    expect(calls).toContain('abort');
+    expect(calls).not.toContain('complete');
+    const listed = await s3.client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: 'solved/broken/' }));
+    expect(listed.Contents ?? []).toEqual([]);
+  });
+
+  it('succeeds on the retry once the server is healthy again', async () => {
+    const key = 'incoming/broken/early.txt';
+    proxy.cutGetAfter('nothing-matches-this', 0);
+    const results = await handleS3Event(await s3.eventFor(key), { client: s3.client });
+    expect(results[0]).toMatchObject({ status: 'processed' });
+    expect(await s3.exists('solved/broken/early.txt')).toBe(true);
+  });
+});
