@@ -11,6 +11,15 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  */
 export const MAX_BOARDS = 1000;
 
+/**
+ * Most time one request may spend solving. API Gateway HTTP API gives up on an integration after
+ * 30 s (the client would get a 503); stopping first lets the client get a precise 413 instead.
+ */
+export const MAX_SOLVE_MS = 20_000;
+
+/** Time kept back from the function's own timeout for shaping and returning the answer. */
+export const SOLVE_SAFETY_MARGIN_MS = 2_000;
+
 export const MEDIA_TYPE = {
   json: 'application/json',
   problem: 'application/problem+json',

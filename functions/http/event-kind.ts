@@ -13,5 +13,5 @@ export function isHttpApiEvent(event: unknown): event is APIGatewayProxyEventV2 
 export const httpEventKind: EventKind<APIGatewayProxyEventV2, HttpResponse> = {
   name: 'API Gateway HTTP API (payload 2.0)',
   recognises: isHttpApiEvent,
-  handle: async (event) => handleHttpEvent(event),
+  handle: async (event, context) => handleHttpEvent(event, context),
 };

@@ -1,21 +1,22 @@
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { logger } from '../observability/index.js';
 import { ClientError } from './client-error.js';
 import { toHttpRequest } from './request.js';
 import { problemDetails, problemResponse } from './responses.js';
 import { route } from './routes.js';
+import { SolveBudget } from './solve-budget.js';
 import type { HttpResponse } from './types.js';
 
 /**
  * Answer one HTTP API request. Whatever the client sent, the answer is a response, never an
  * exception: client mistakes are 4xx problem+json; anything else is our bug, logged, and a 500.
  */
-export function handleHttpEvent(event: APIGatewayProxyEventV2): HttpResponse {
+export function handleHttpEvent(event: APIGatewayProxyEventV2, context?: Pick<Context, 'getRemainingTimeInMillis'>): HttpResponse {
   const start = performance.now();
   const request = toHttpRequest(event);
   let response: HttpResponse;
   try {
-    response = route(request)(request);
+    response = route(request)(request, SolveBudget.forInvocation(context));
   } catch (error) {
     if (error instanceof ClientError) {
       response = problemResponse(problemDetails(error.problemType, error.detail, request.requestId, error.extra));

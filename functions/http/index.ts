@@ -2,7 +2,8 @@
 export { httpEventKind, isHttpApiEvent } from './event-kind.js';
 export { handleHttpEvent } from './handle-event.js';
 export { openApiDocument } from './openapi.js';
-export { MAX_BODY_BYTES, MAX_BOARDS, MEDIA_TYPE } from './constants.js';
+export { MAX_BODY_BYTES, MAX_BOARDS, MAX_SOLVE_MS, MEDIA_TYPE } from './constants.js';
+export { SolveBudget } from './solve-budget.js';
 export { PROBLEM_TYPES, PROBLEM_TYPE_URI_PREFIX, problemTypeUri } from './problem-types.js';
 export type { HttpResponse, ProblemDetails } from './types.js';
 export type { BatchItem, BatchResponse, SolveResponse } from './solve-json.js';

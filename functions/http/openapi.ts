@@ -1,4 +1,4 @@
-import { MAX_BOARDS, MAX_BODY_BYTES } from './constants.js';
+import { MAX_BOARDS, MAX_BODY_BYTES, MAX_SOLVE_MS } from './constants.js';
 import { PROBLEM_TYPES, problemTypeUri, type ProblemTypeName } from './problem-types.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -75,7 +75,9 @@ export const openApiDocument = {
           },
           '400': problemResponse('Malformed JSON, body not UTF-8, missing or malformed board, or repeated givens.'),
           '405': problemResponse('Method other than POST; the Allow header lists the accepted ones.'),
-          '413': problemResponse(`Body over ${MAX_BODY_BYTES} bytes or more than ${MAX_BOARDS} boards; "limit" gives the bound.`),
+          '413': problemResponse(
+            `Body over ${MAX_BODY_BYTES} bytes, more than ${MAX_BOARDS} boards, or more than ${MAX_SOLVE_MS} ms of solving; "limit" gives the bound.`,
+          ),
           '415': problemResponse('Content type other than application/json or text/plain (UTF-8).'),
           '422': problemResponse('A well-formed board with no solution.'),
         },
@@ -234,7 +236,7 @@ export const openApiDocument = {
           status: { type: 'integer', enum: [...new Set(problemTypeNames.map((name) => PROBLEM_TYPES[name].status))] },
           detail: { type: 'string' },
           problems: { type: 'array', items: ref('Problem') },
-          limit: { type: 'integer', description: 'The bound exceeded (413).' },
+          limit: { type: 'integer', description: 'The bound exceeded (413): bytes, boards, or milliseconds of solving.' },
           allow: { type: 'array', items: { type: 'string' }, description: 'Accepted methods (405).' },
           accept: { type: 'array', items: { type: 'string' }, description: 'Accepted media types (415).' },
           requestId: { type: 'string', description: 'The request id in the logs.' },

@@ -12,6 +12,7 @@ export const PROBLEM_TYPES = {
   methodNotAllowed: { slug: 'method-not-allowed', title: 'Method not allowed', status: 405 },
   bodyTooLarge: { slug: 'body-too-large', title: 'Body too large', status: 413 },
   tooManyBoards: { slug: 'too-many-boards', title: 'Too many boards', status: 413 },
+  solveTimeExceeded: { slug: 'solve-time-exceeded', title: 'Too much solving for one request', status: 413 },
   unsupportedMediaType: { slug: 'unsupported-media-type', title: 'Unsupported media type', status: 415 },
   unsolvableBoard: { slug: 'unsolvable-board', title: 'Board has no solution', status: 422 },
   internalError: { slug: 'internal-error', title: 'Internal error', status: 500 },

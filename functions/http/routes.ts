@@ -1,10 +1,11 @@
 import { ClientError } from './client-error.js';
 import { openApiDocument } from './openapi.js';
 import { jsonResponse } from './responses.js';
+import type { SolveBudget } from './solve-budget.js';
 import { solveRoute } from './solve-route.js';
 import type { HttpRequest, HttpResponse } from './types.js';
 
-export type RouteHandler = (request: HttpRequest) => HttpResponse;
+export type RouteHandler = (request: HttpRequest, budget: SolveBudget) => HttpResponse;
 
 /** Every route: path -> method -> handler. The OpenAPI document describes exactly these. */
 export const routes: Readonly<Record<string, Readonly<Record<string, RouteHandler>>>> = {

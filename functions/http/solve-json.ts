@@ -3,6 +3,7 @@ import type { BoardOutput, Problem, SolveStats } from '../sudoku/index.js';
 import { solveRequestBoard } from './board-result.js';
 import { ClientError } from './client-error.js';
 import { MAX_BOARDS } from './constants.js';
+import type { SolveBudget } from './solve-budget.js';
 import { jsonResponse } from './responses.js';
 import type { HttpResponse } from './types.js';
 
@@ -25,7 +26,7 @@ export interface BatchResponse {
 const SHAPES_HINT = 'a board is an 81-character string, a 9x9 array of one-character strings, or a 9x9 array of numbers';
 
 /** POST /solve with a JSON body: `{"board": B}` or `{"boards": [B, ...]}`. */
-export function solveJsonBody(text: string): HttpResponse {
+export function solveJsonBody(text: string, budget: SolveBudget): HttpResponse {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -42,7 +43,7 @@ export function solveJsonBody(text: string): HttpResponse {
     throw new ClientError('invalidRequest', 'Send either "board" (one board) or "boards" (a list), not both.');
   }
   if (hasBoard) return solveOne((body as { board: unknown }).board);
-  if (hasBoards) return solveMany((body as { boards: unknown }).boards);
+  if (hasBoards) return solveMany((body as { boards: unknown }).boards, budget);
   throw new ClientError('invalidRequest', `The body has no "board" or "boards" member; ${SHAPES_HINT}.`);
 }
 
@@ -61,7 +62,7 @@ function solveOne(board: unknown): HttpResponse {
   return jsonResponse(200, answer);
 }
 
-function solveMany(boards: unknown): HttpResponse {
+function solveMany(boards: unknown, budget: SolveBudget): HttpResponse {
   if (!Array.isArray(boards)) {
     throw new ClientError('invalidRequest', `"boards" must be an array of boards; ${SHAPES_HINT}.`);
   }
@@ -76,6 +77,7 @@ function solveMany(boards: unknown): HttpResponse {
   let solved = 0;
   let micros = 0;
   for (let index = 0; index < boards.length; index++) {
+    if (index > 0) budget.check(index, boards.length);
     const result = solveRequestBoard(boards[index]);
     if (result.ok) {
       solved++;

@@ -4,12 +4,13 @@ import { ACCEPTED_CHARSETS, MEDIA_TYPE } from './constants.js';
 import { parseMediaType } from './content-type.js';
 import { solveJsonBody } from './solve-json.js';
 import { solveTextBody } from './solve-text.js';
+import type { SolveBudget } from './solve-budget.js';
 import type { HttpRequest, HttpResponse } from './types.js';
 
 const ACCEPTED = [MEDIA_TYPE.json, MEDIA_TYPE.text];
 
 /** POST /solve: checks the content type, then the size, then hands the text to the JSON or line solver. */
-export function solveRoute(request: HttpRequest): HttpResponse {
+export function solveRoute(request: HttpRequest, budget: SolveBudget): HttpResponse {
   const header = request.headers['content-type'];
   const mediaType = parseMediaType(header);
   if (!mediaType || !(ACCEPTED as string[]).includes(mediaType.essence)) {
@@ -27,5 +28,5 @@ export function solveRoute(request: HttpRequest): HttpResponse {
     });
   }
   const text = readBodyText(request);
-  return mediaType.essence === MEDIA_TYPE.json ? solveJsonBody(text) : solveTextBody(text);
+  return mediaType.essence === MEDIA_TYPE.json ? solveJsonBody(text, budget) : solveTextBody(text, budget);
 }

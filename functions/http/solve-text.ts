@@ -3,6 +3,7 @@ import type { Problem } from '../sudoku/index.js';
 import { solveRequestBoard } from './board-result.js';
 import { ClientError } from './client-error.js';
 import { MAX_BOARDS } from './constants.js';
+import type { SolveBudget } from './solve-budget.js';
 import { textResponse } from './responses.js';
 import type { HttpResponse } from './types.js';
 
@@ -16,7 +17,7 @@ export function errorLine(line: number, problems: readonly Problem[]): string {
  * Blank lines stay blank; a line that cannot be solved is answered with `error line N: ...`.
  * Line endings LF or CRLF; a trailing newline is kept. Counts go in x-sudoku-solved/-failed.
  */
-export function solveTextBody(text: string): HttpResponse {
+export function solveTextBody(text: string, budget: SolveBudget): HttpResponse {
   const lines = text.split('\n');
   const puzzles = lines.reduce((n, line) => (isBlank(line) ? n : n + 1), 0);
   if (puzzles === 0) {
@@ -32,12 +33,14 @@ export function solveTextBody(text: string): HttpResponse {
   const out: string[] = new Array<string>(lines.length);
   let solved = 0;
   let micros = 0;
+  let attempted = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (isBlank(line)) {
       out[i] = '';
       continue;
     }
+    if (attempted++ > 0) budget.check(attempted - 1, puzzles);
     const result = solveRequestBoard(line.endsWith('\r') ? line.slice(0, -1) : line);
     if (result.ok) {
       solved++;

@@ -1,0 +1,52 @@
+import './quiet-powertools.js';
+import { describe, expect, it } from 'vitest';
+import { handler } from '../../functions/handler/index.js';
+import { MAX_SOLVE_MS, SolveBudget, type HttpResponse } from '../../functions/http/index.js';
+import { ClientError } from '../../functions/http/client-error.js';
+import { buildHttpApiEvent } from '../../functions/local/http-api-event.js';
+import { createLambdaContext } from '../../functions/local/lambda-context.js';
+import { EASY, EASY_SOLUTION } from './boards.js';
+
+describe('the solving time budget of one request', () => {
+  it('lets work go on until the deadline, then throws a 413 naming how far it got and the limit', () => {
+    let now = 0;
+    const budget = new SolveBudget(100, () => now);
+    now = 100;
+    expect(() => budget.check(5, 10)).not.toThrow();
+    now = 101;
+    const error = (() => {
+      try {
+        budget.check(6, 10);
+      } catch (e) {
+        return e;
+      }
+    })() as ClientError;
+    expect(error).toBeInstanceOf(ClientError);
+    expect(error.problemType).toBe('solveTimeExceeded');
+    expect(error.detail).toContain('after 6 of 10 boards');
+    expect(error.extra.limit).toBe(100);
+  });
+
+  it(`is ${MAX_SOLVE_MS} ms, or less when the function would time out first`, () => {
+    expect(SolveBudget.forInvocation(undefined).limitMs).toBe(MAX_SOLVE_MS);
+    expect(SolveBudget.forInvocation({ getRemainingTimeInMillis: () => 900_000 }).limitMs).toBe(MAX_SOLVE_MS);
+    expect(SolveBudget.forInvocation({ getRemainingTimeInMillis: () => 7_000 }).limitMs).toBe(5_000);
+    expect(SolveBudget.forInvocation({ getRemainingTimeInMillis: () => 500 }).limitMs).toBe(0);
+  });
+
+  it('answers a batch that outlasts the invocation with 413 solve-time-exceeded, not a timeout', async () => {
+    const nearlyOut = createLambdaContext({ timeoutMs: 1000 });
+    const event = buildHttpApiEvent({ method: 'POST', url: '/solve', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ boards: [EASY, EASY, EASY] }) });
+    const result = (await handler(event, nearlyOut)) as HttpResponse;
+    expect(result.statusCode).toBe(413);
+    expect(JSON.parse(result.body)).toMatchObject({ type: expect.stringContaining('solve-time-exceeded'), limit: 0 });
+  });
+
+  it('does the same for text/plain lines, but always solves a single board', async () => {
+    const nearlyOut = createLambdaContext({ timeoutMs: 1000 });
+    const lines = buildHttpApiEvent({ method: 'POST', url: '/solve', headers: { 'content-type': 'text/plain' }, body: `${EASY}\n\n${EASY}\n` });
+    expect(((await handler(lines, nearlyOut)) as HttpResponse).statusCode).toBe(413);
+    const one = buildHttpApiEvent({ method: 'POST', url: '/solve', headers: { 'content-type': 'text/plain' }, body: `\n${EASY}\n` });
+    expect(((await handler(one, nearlyOut)) as HttpResponse).body).toBe(`\n${EASY_SOLUTION}\n`);
+  });
+});
