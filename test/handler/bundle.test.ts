@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,7 +60,7 @@ beforeAll(() => {
   if (!existsSync(path.join(bundleDir, 'index.mjs'))) throw new Error('dist/handler/index.mjs is missing: run `npm run build` (npm test does)');
   // A folder outside the repository with nothing but the bundle: no node_modules to fall back on.
   workDir = mkdtempSync(path.join(tmpdir(), 'sudoku-handler-bundle-'));
-  for (const name of readdirSync(bundleDir)) copyFileSync(path.join(bundleDir, name), path.join(workDir, name));
+  cpSync(bundleDir, workDir, { recursive: true });
   writeFileSync(path.join(workDir, 'run.mjs'), RUNNER);
   const files = Object.keys(EXPECTED_STATUS).map((name) => path.join(eventsDir, name));
   const child = spawnSync(process.execPath, ['run.mjs', ...files, '-'], {
