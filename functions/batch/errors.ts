@@ -1,0 +1,73 @@
+import { MAX_ERROR_MESSAGE_CHARS } from './constants.js';
+import type { BatchItemResult, BatchResult, ItemError } from './types.js';
+
+/** Codes of the errors that end a batch invocation or run as a whole. */
+export type BatchErrorCode = 'INVALID_BATCH_INPUT' | 'ITEMS_FAILED' | 'RUN_FAILED';
+
+/**
+ * The event's `BatchInput` (or a run request) cannot be acted on: no bucket, unknown mode, a
+ * prefix outside the mode's. Nothing was processed; the map counts the whole batch failed.
+ */
+export class BatchInputError extends Error {
+  override readonly name = 'BatchInputError';
+  readonly code: BatchErrorCode = 'INVALID_BATCH_INPUT';
+  constructor(
+    message: string,
+    /** The field at fault, e.g. `BatchInput.mode`. */
+    readonly location: string,
+  ) {
+    super(`${location}: ${message}`);
+  }
+}
+
+type FailedItem = Extract<BatchItemResult, { status: 'failed' }>;
+
+/** `key (code: message)` for each failed file, capped so the message fits in a Step Functions Cause. */
+function describeFailures(failed: readonly { key: string; error: ItemError }[], limit = 10): string {
+  const shown = failed.slice(0, limit).map((f) => `${f.key} (${f.error.code}: ${f.error.message})`);
+  return shown.join('; ') + (failed.length > limit ? `; and ${failed.length - limit} more` : '');
+}
+
+/**
+ * Thrown by the handler after every file of the batch was tried, when some failed. Throwing is
+ * what makes the Distributed Map count the batch's items failed (towards the tolerated failure
+ * percentage) and list them in `FAILED_n.json`, with this message as the Cause; a redrive retries
+ * them, and the files that did succeed are then skipped by their output's source ETag.
+ */
+export class BatchItemsFailedError extends Error {
+  override readonly name = 'BatchItemsFailedError';
+  readonly code: BatchErrorCode = 'ITEMS_FAILED';
+  readonly failed: readonly FailedItem[];
+  constructor(readonly result: BatchResult) {
+    const failed = result.items.filter((item): item is FailedItem => item.status === 'failed');
+    super(`${failed.length} of ${result.items.length} file(s) failed: ${describeFailures(failed)}`);
+    this.failed = failed;
+  }
+}
+
+/** Thrown when a whole run (a run request given to the function directly) ended with failed files. */
+export class BatchRunFailedError extends Error {
+  override readonly name = 'BatchRunFailedError';
+  readonly code: BatchErrorCode = 'RUN_FAILED';
+  constructor(
+    readonly failedFiles: number,
+    readonly failures: readonly { key: string; error: ItemError }[],
+    /** Where the run report was written. */
+    readonly reportPrefix: string,
+  ) {
+    super(`${failedFiles} file(s) failed (run report: ${reportPrefix}): ${describeFailures(failures)}`);
+  }
+}
+
+/** An error as a value: its code (or name) and a capped message. */
+export function itemError(error: unknown): ItemError {
+  const e = error as { code?: unknown; name?: unknown; Code?: unknown; message?: unknown } | null;
+  const code =
+    (typeof e?.code === 'string' && e.code) ||
+    (typeof e?.Code === 'string' && e.Code) ||
+    (typeof e?.name === 'string' && e.name) ||
+    'Error';
+  const raw = typeof e?.message === 'string' && e.message ? e.message : String(error);
+  const message = raw.length > MAX_ERROR_MESSAGE_CHARS ? `${raw.slice(0, MAX_ERROR_MESSAGE_CHARS - 3)}...` : raw;
+  return { code, message };
+}

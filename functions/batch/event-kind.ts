@@ -1,0 +1,23 @@
+import { isRecord, type EventKind } from '../handler/event-kind.js';
+import type { BatchEvent, BatchResult } from './types.js';
+
+/**
+ * A batch of object keys from the Distributed Map's item batcher. The shape test documented in
+ * docs/infra.md; the BatchInput's fields are checked when handling, so a malformed one fails
+ * loudly instead of falling through to "unrecognised event".
+ */
+export function isBatchEvent(event: unknown): event is BatchEvent {
+  return (
+    isRecord(event) &&
+    Array.isArray(event.Items) &&
+    isRecord(event.BatchInput) &&
+    event.Items.every((item: unknown) => isRecord(item) && typeof item.Key === 'string')
+  );
+}
+
+export const batchEventKind: EventKind<BatchEvent, BatchResult> = {
+  name: 'Distributed Map batch of S3 objects',
+  recognises: isBatchEvent,
+  // Loaded on first use, like the S3 adapter, so HTTP cold starts do not pay for the AWS SDK.
+  handle: async (event) => (await import('./handle-event.js')).handleBatchEvent(event),
+};

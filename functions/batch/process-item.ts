@@ -1,0 +1,67 @@
+import type { S3Client } from '@aws-sdk/client-s3';
+import { logger } from '../observability/index.js';
+import { processObject } from '../s3/process-object.js';
+import { itemError } from './errors.js';
+import { itemKeysFor } from './keys.js';
+import type { BatchItem, BatchItemResult, BatchMode } from './types.js';
+
+export interface ProcessBatchItemOptions {
+  client: S3Client;
+  bucket: string;
+  mode: BatchMode;
+  item: BatchItem;
+  /** Passed on to processObject (tests use small parts). */
+  partSize?: number;
+}
+
+/**
+ * One listed object through exactly the S3 pipeline (`processObject`: formats, report,
+ * idempotency by source ETag). Never throws: a failure becomes a `failed` result, so the other
+ * files of the group still run; the caller decides what a failure does to the invocation.
+ */
+export async function processBatchItem(options: ProcessBatchItemOptions): Promise<BatchItemResult> {
+  const { client, bucket, mode, item } = options;
+  const key = item.Key;
+  const keys = itemKeysFor(key, mode);
+  if (!keys.ok) {
+    if (keys.reason === 'outside-prefix') logger.warn('Ignoring a batch item outside the mode prefix', { bucket, key, mode });
+    return { key, status: 'ignored', reason: keys.reason };
+  }
+  try {
+    // The listed Etag is not passed on: processObject reads the current one, so a file replaced
+    // since the listing is solved at its new version.
+    const result = await processObject({
+      client,
+      bucket,
+      sourceKey: key,
+      outputKey: keys.outputKey,
+      reportKey: keys.reportKey,
+      ...(options.partSize === undefined ? {} : { partSize: options.partSize }),
+    });
+    if (result.status === 'skipped') {
+      return { key, status: 'skipped', reason: result.reason, ...(result.eTag === undefined ? {} : { eTag: result.eTag }) };
+    }
+    const { report } = result;
+    if (report.outcome === 'rejected') {
+      return {
+        key,
+        status: 'rejected',
+        eTag: report.source.eTag,
+        reportKey: keys.reportKey,
+        error: report.error ? { code: report.error.code, message: report.error.message } : { code: 'REJECTED', message: 'not a puzzle file' },
+      };
+    }
+    return {
+      key,
+      status: 'solved',
+      eTag: report.source.eTag,
+      outputKey: keys.outputKey,
+      reportKey: keys.reportKey,
+      puzzles: { rows: report.counts.rows, solved: report.counts.solved, failed: report.counts.rows - report.counts.solved },
+      durationMs: report.durationMs,
+    };
+  } catch (error) {
+    logger.error('Batch item failed; the rest of the group goes on', { bucket, key, mode, error: error as Error });
+    return { key, status: 'failed', error: itemError(error) };
+  }
+}

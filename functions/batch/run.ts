@@ -1,0 +1,123 @@
+import type { S3Client } from '@aws-sdk/client-s3';
+import { forEachBounded } from './concurrency.js';
+import { DEFAULT_ITEMS_PER_INVOCATION, DEFAULT_MAX_CONCURRENCY } from './constants.js';
+import { BatchItemsFailedError, itemError } from './errors.js';
+import { groupItems } from './grouping.js';
+import { handleBatchEvent } from './handle-event.js';
+import { listingPrefix } from './keys.js';
+import { listBatchItems } from './listing.js';
+import { newRunId, RunReportWriter } from './run-report.js';
+import { addToTotals, emptyTotals } from './totals.js';
+import type { BatchEvent, BatchItem, BatchItemResult, BatchMode, RunSummary } from './types.js';
+
+/** Failed files listed in a run summary; the run report holds every one. */
+export const MAX_SUMMARY_FAILURES = 100;
+
+export interface RunBatchJobOptions {
+  client: S3Client;
+  bucket: string;
+  mode: BatchMode;
+  /** Narrows the listing (see `listingPrefix`). */
+  prefix?: string;
+  /** Invocations in flight at once (the map's MaxConcurrency). */
+  maxConcurrency?: number;
+  /** Keys per invocation (the map's item batcher). */
+  itemsPerInvocation?: number;
+  /** Files of one invocation processed at once. */
+  filesInFlight?: number;
+  runId?: string;
+  /** Write the run report under reports/runs/<runId>/ (default true). */
+  writeReport?: boolean;
+  /** Told the running count of listed objects. */
+  onListed?: (listed: number) => void;
+  /** Told each file's result as soon as it is known. */
+  onItem?: (result: BatchItemResult) => void;
+  /** Passed on to processObject (tests use small parts). */
+  partSize?: number;
+}
+
+/**
+ * The whole batch job in one process, shaped as the Distributed Map runs it: list the mode's
+ * prefix, group the keys as the item batcher does, hand each group to the function's own batch
+ * handler with bounded concurrency, and write a run report. The listing is consumed as it is
+ * processed. Never throws for a file: failures are in the summary (and the report).
+ */
+export async function runBatchJob(options: RunBatchJobOptions): Promise<RunSummary> {
+  const { client, bucket, mode } = options;
+  const runId = options.runId ?? newRunId();
+  const prefix = listingPrefix(mode, options.prefix);
+  const startedAt = new Date();
+  const started = performance.now();
+  const totals = emptyTotals();
+  const failures: RunSummary['failures'] = [];
+  const invocations = { succeeded: 0, failed: 0 };
+  const report = options.writeReport === false ? undefined : new RunReportWriter(client, bucket, runId, mode);
+
+  const record = (result: BatchItemResult): void => {
+    addToTotals(totals, result);
+    if (result.status === 'failed' && failures.length < MAX_SUMMARY_FAILURES) failures.push({ key: result.key, error: result.error });
+    options.onItem?.(result);
+  };
+
+  let listed = 0;
+  async function* counted(items: AsyncIterable<BatchItem>): AsyncGenerator<BatchItem> {
+    for await (const item of items) {
+      options.onListed?.(++listed);
+      yield item;
+    }
+  }
+
+  const groups = groupItems(counted(listBatchItems(client, bucket, prefix)), options.itemsPerInvocation ?? DEFAULT_ITEMS_PER_INVOCATION);
+  await forEachBounded(groups, options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY, async (items) => {
+    const event: BatchEvent = { Items: items, BatchInput: { bucket, mode } };
+    const startDate = new Date();
+    const seen = new Set<string>();
+    const onItem = (result: BatchItemResult): void => {
+      seen.add(result.key);
+      record(result);
+    };
+    try {
+      const output = await handleBatchEvent(event, {
+        client,
+        onItem,
+        ...(options.filesInFlight === undefined ? {} : { filesInFlight: options.filesInFlight }),
+        ...(options.partSize === undefined ? {} : { partSize: options.partSize }),
+      });
+      invocations.succeeded++;
+      report?.add({ input: event, output, startDate, stopDate: new Date() });
+    } catch (error) {
+      invocations.failed++;
+      // Not a file's failure (those are results): the invocation as a whole failed, so every
+      // file it did not report counts failed, as the map counts them.
+      if (!(error instanceof BatchItemsFailedError)) {
+        for (const item of items) if (!seen.has(item.Key)) record({ key: item.Key, status: 'failed', error: itemError(error) });
+      }
+      report?.add({ input: event, error: error instanceof Error ? error : new Error(String(error)), startDate, stopDate: new Date() });
+    }
+  });
+
+  const durationMs = performance.now() - started;
+  const seconds = durationMs / 1000;
+  const summary: RunSummary = {
+    runId,
+    mode,
+    bucket,
+    prefix,
+    ...(report ? { reportPrefix: report.prefix } : {}),
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    durationMs: Math.round(durationMs),
+    listed,
+    invocations,
+    ...totals,
+    filesPerSecond: seconds > 0 ? round1(listed / seconds) : 0,
+    puzzlesPerSecond: seconds > 0 ? Math.round(totals.puzzles.rows / seconds) : 0,
+    failures,
+  };
+  await report?.finish(summary);
+  return summary;
+}
+
+function round1(value: number): number {
+  return Math.round(value * 10) / 10;
+}

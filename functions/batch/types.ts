@@ -1,0 +1,110 @@
+/** `batch` solves the files under batch/; `sweep` re-solves incoming/ files whose S3 event was lost. */
+export type BatchMode = 'batch' | 'sweep';
+
+/**
+ * One object as the Distributed Map's S3 item reader lists it (ListObjectsV2 fields, with Step
+ * Functions' own spelling: `Etag`, quoted as S3 quotes it; `LastModified` in epoch seconds).
+ * `Key` is the full key, not URL-encoded.
+ */
+export interface BatchItem {
+  Key: string;
+  Etag?: string;
+  Size?: number;
+  LastModified?: number;
+  StorageClass?: string;
+}
+
+/** The item batcher's `BatchInput`, the same for every invocation of a map run. */
+export interface BatchInput {
+  bucket: string;
+  mode: BatchMode;
+}
+
+/** What the Distributed Map invokes the function with: 1 to `batchItemsPerInvocation` items. */
+export interface BatchEvent {
+  Items: BatchItem[];
+  BatchInput: BatchInput;
+}
+
+/**
+ * What the schedules start the state machine with (`{"mode":"batch"}`, `{"mode":"sweep"}`). In AWS
+ * it never reaches the function; given to it directly (`npm run invoke`), the function runs the
+ * whole job itself, like `npm run batch`.
+ */
+export interface RunRequest {
+  mode?: BatchMode;
+  /** Narrows the listing: a full key prefix, or a path under the mode's prefix. */
+  prefix?: string;
+  /** Defaults to the BUCKET environment variable. */
+  bucket?: string;
+}
+
+/** Why one file failed: an error value, not a thrown one, so the other files of the group go on. */
+export interface ItemError {
+  /** The error's code or name (`NoSuchBucket`, `Z_DATA_ERROR`, `UNKNOWN_EXTENSION`, ...). */
+  code: string;
+  message: string;
+}
+
+/** Puzzles of one file, from its report. */
+export interface ItemPuzzles {
+  rows: number;
+  solved: number;
+  failed: number;
+}
+
+/**
+ * What happened to one listed object. `failed` is the only status that fails the invocation:
+ * a retry may cure it. `rejected` files (not puzzle files) got a report saying why, and retrying
+ * cannot help; `skipped` were already solved for their current ETag (or are gone); `ignored`
+ * are folder markers or keys outside the mode's prefix.
+ */
+export type BatchItemResult =
+  | { key: string; status: 'solved'; eTag: string; outputKey: string; reportKey: string; puzzles: ItemPuzzles; durationMs: number }
+  | { key: string; status: 'rejected'; eTag: string; reportKey: string; error: ItemError }
+  | { key: string; status: 'skipped'; reason: 'already-solved' | 'source-missing'; eTag?: string }
+  | { key: string; status: 'ignored'; reason: 'folder' | 'outside-prefix' }
+  | { key: string; status: 'failed'; error: ItemError };
+
+export type BatchItemStatus = BatchItemResult['status'];
+
+/** Files per status. */
+export type FileCounts = Record<BatchItemStatus, number>;
+
+/** Totals over a group of files, or over a whole run. */
+export interface BatchTotals {
+  files: FileCounts;
+  puzzles: ItemPuzzles;
+}
+
+/** The function's answer to one batch event: the child execution's output in `reports/runs/`. */
+export interface BatchResult extends BatchTotals {
+  mode: BatchMode;
+  bucket: string;
+  items: BatchItemResult[];
+  durationMs: number;
+}
+
+/** What a whole run did: `npm run batch`, or a run request given to the function. */
+export interface RunSummary extends BatchTotals {
+  runId: string;
+  mode: BatchMode;
+  bucket: string;
+  /** The key prefix listed. */
+  prefix: string;
+  /** Where the run report was written (`reports/runs/<runId>/`), when it was. */
+  reportPrefix?: string;
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  /** Objects listed (every status counts one). */
+  listed: number;
+  /** Groups of keys handed to one invocation each, by how the invocation ended. */
+  invocations: { succeeded: number; failed: number };
+  /** Listed objects per second of the whole run, whatever their status. */
+  filesPerSecond: number;
+  /** Puzzles (rows) solved by this run per second. */
+  puzzlesPerSecond: number;
+  /** The failed files (the first ones, capped), with why. */
+  failures: { key: string; error: ItemError }[];
+}
