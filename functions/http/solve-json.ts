@@ -76,20 +76,24 @@ function solveMany(boards: unknown, budget: SolveBudget): HttpResponse {
   const results: BatchItem[] = [];
   let solved = 0;
   let micros = 0;
-  for (let index = 0; index < boards.length; index++) {
-    if (index > 0) budget.check(index, boards.length);
-    const result = solveRequestBoard(boards[index]);
-    if (result.ok) {
-      solved++;
-      micros += result.stats.micros;
-      results.push({ index, solution: result.solution, unique: result.unique, stats: result.stats });
-    } else {
-      micros += result.micros;
-      results.push({ index, status: result.status, problems: result.problems.map((p) => ({ ...p, index })) });
+  try {
+    for (let index = 0; index < boards.length; index++) {
+      if (index > 0) budget.check(index, boards.length);
+      const result = solveRequestBoard(boards[index]);
+      if (result.ok) {
+        solved++;
+        micros += result.stats.micros;
+        results.push({ index, solution: result.solution, unique: result.unique, stats: result.stats });
+      } else {
+        micros += result.micros;
+        results.push({ index, status: result.status, problems: result.problems.map((p) => ({ ...p, index })) });
+      }
     }
+  } finally {
+    // Also when the time budget stops the request: the boards solved so far were work done.
+    recordSolves(solved, results.length - solved, micros);
   }
   const failed = boards.length - solved;
-  recordSolves(solved, failed, micros);
   const answer: BatchResponse = { results, solved, failed };
   return jsonResponse(200, answer);
 }

@@ -34,25 +34,30 @@ export function solveTextBody(text: string, budget: SolveBudget): HttpResponse {
   let solved = 0;
   let micros = 0;
   let attempted = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (isBlank(line)) {
-      out[i] = '';
-      continue;
+  try {
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      if (isBlank(line)) {
+        out[i] = '';
+        continue;
+      }
+      if (attempted > 0) budget.check(attempted, puzzles);
+      attempted++;
+      const result = solveRequestBoard(line.endsWith('\r') ? line.slice(0, -1) : line);
+      if (result.ok) {
+        solved++;
+        micros += result.stats.micros;
+        out[i] = result.solution as string;
+      } else {
+        micros += result.micros;
+        out[i] = errorLine(i + 1, result.problems);
+      }
     }
-    if (attempted++ > 0) budget.check(attempted - 1, puzzles);
-    const result = solveRequestBoard(line.endsWith('\r') ? line.slice(0, -1) : line);
-    if (result.ok) {
-      solved++;
-      micros += result.stats.micros;
-      out[i] = result.solution as string;
-    } else {
-      micros += result.micros;
-      out[i] = errorLine(i + 1, result.problems);
-    }
+  } finally {
+    // Also when the time budget stops the request: the boards solved so far were work done.
+    recordSolves(solved, attempted - solved, micros);
   }
   const failed = puzzles - solved;
-  recordSolves(solved, failed, micros);
   return textResponse(200, out.join('\n'), { 'x-sudoku-solved': String(solved), 'x-sudoku-failed': String(failed) });
 }
 
