@@ -12,7 +12,7 @@ import { gzipSync } from 'node:zlib';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bundleDir = path.join(root, 'dist', 'handler');
 const bundle = path.join(bundleDir, 'index.mjs');
-const COLD_RUNS = 11;
+const COLD_RUNS = 21;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -94,11 +94,13 @@ export async function run(): Promise<void> {
   timeProcess(['-e', '0']);
   timeProcess(importArgs);
   const bare: number[] = [];
+  const bareModule: number[] = [];
   const withBundle: number[] = [];
   const importOnly: number[] = [];
-  // Interleaved, so drift in machine load hits both alike.
+  // Interleaved, so drift in machine load hits all alike.
   for (let i = 0; i < COLD_RUNS; i++) {
     bare.push(timeProcess(['-e', '0']).ms);
+    bareModule.push(timeProcess(['--input-type=module', '-e', '0']).ms);
     const run = timeProcess(importArgs);
     withBundle.push(run.ms);
     importOnly.push(Number(run.stdout));
@@ -107,7 +109,10 @@ export async function run(): Promise<void> {
   const w = median(withBundle);
   console.log(
     `cold import     ${w.toFixed(1)} ms process start to handler ready vs ${b.toFixed(1)} ms bare \`node -e 0\`: +${(w - b).toFixed(1)} ms ` +
-      `(of which the import() itself ${median(importOnly).toFixed(1)} ms; median of ${COLD_RUNS})`,
+      `(median of ${COLD_RUNS})`,
+  );
+  console.log(
+    `                of which the import() itself ${median(importOnly).toFixed(1)} ms; a bare ESM \`node --input-type=module -e 0\` takes ${median(bareModule).toFixed(1)} ms`,
   );
 
   const us = (v: number) => `${v.toFixed(1)} µs`;
