@@ -9,15 +9,16 @@ export interface S3ClientSettings {
   secretAccessKey?: string;
 }
 
-/** Local settings from the environment: S3_ENDPOINT (unset in AWS), AWS_REGION, and keys for the local server. */
+/** Settings from the environment: S3_ENDPOINT (unset in AWS), AWS_REGION, and S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY for a local server. */
 export function s3ClientSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): S3ClientSettings {
   const endpoint = env.S3_ENDPOINT || undefined;
   return {
     ...(endpoint ? { endpoint } : {}),
     region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
-    // s3rver accepts S3RVER/S3RVER; in AWS the credential chain (the function's role) is used instead.
+    // The local server's own keys (s3rver: S3RVER/S3RVER), not AWS_ACCESS_KEY_ID: real AWS keys in
+    // the environment would not sign for it. In AWS the credential chain (the function's role) is used.
     ...(endpoint
-      ? { accessKeyId: env.AWS_ACCESS_KEY_ID || 'S3RVER', secretAccessKey: env.AWS_SECRET_ACCESS_KEY || 'S3RVER' }
+      ? { accessKeyId: env.S3_ACCESS_KEY_ID || 'S3RVER', secretAccessKey: env.S3_SECRET_ACCESS_KEY || 'S3RVER' }
       : {}),
   };
 }

@@ -1,0 +1,40 @@
+/**
+ * The local S3 part of `npm start`: the s3rver server, its incoming/ uploads delivered to the real
+ * handler as AWS-shaped S3 events, and the sample objects of events/s3-*.json.
+ */
+import path from 'node:path';
+import { createS3Client } from '../s3/client.js';
+import { createLambdaContext } from './lambda-context.js';
+import { LOCAL_ACCESS_KEY, startS3Server } from './s3-server.js';
+import { seedSamples } from './s3-samples.js';
+
+/** The shape start.ts runs (kept structural: importing start.ts would start it). */
+export interface RunningS3Service {
+  banner: string[];
+  close(): Promise<void>;
+}
+
+export async function startS3Service(): Promise<RunningS3Service> {
+  const { handler } = await import('../handler/index.js');
+  const server = await startS3Server({
+    // As in AWS, each upload is one asynchronous invocation with the function's timeout.
+    onObjectCreated: (event) => handler(event, createLambdaContext({ timeoutMs: 900_000 })),
+    onDeliveryError: (error) =>
+      process.stderr.write(`S3 event: the handler threw (AWS would retry, then dead-letter): ${error instanceof Error ? error.message : String(error)}\n`),
+  });
+  // The handler's S3 client reads this on first use: it must talk to this server, not to AWS.
+  process.env.S3_ENDPOINT = server.endpoint;
+  const client = createS3Client({ endpoint: server.endpoint });
+  await seedSamples(client, server.bucket);
+  client.destroy();
+  const cli = `AWS_ACCESS_KEY_ID=${LOCAL_ACCESS_KEY} AWS_SECRET_ACCESS_KEY=${LOCAL_ACCESS_KEY} aws --endpoint-url ${server.endpoint} s3`;
+  return {
+    banner: [
+      `S3          ${server.endpoint}  bucket ${server.bucket}, key/secret ${LOCAL_ACCESS_KEY}/${LOCAL_ACCESS_KEY}, data in ${path.relative(process.cwd(), server.directory) || server.directory}`,
+      `  try:      ${cli} cp puzzles.txt s3://${server.bucket}/incoming/puzzles.txt`,
+      `  then:     ${cli} cp s3://${server.bucket}/solved/puzzles.txt -   (report: reports/puzzles.txt.json)`,
+      `  events:   S3_ENDPOINT=${server.endpoint} npm run invoke -- events/s3-put.json`,
+    ],
+    close: server.close,
+  };
+}
