@@ -1,4 +1,4 @@
-import { badCharacter, digitOutOfRange, wrongLength, wrongShape, wrongType } from './problems.js';
+import { badCharacter, badCharacterBeyondBoard, digitOutOfRange, wrongLength, wrongShape, wrongType } from './problems.js';
 import type { Cells, ParseResult, Problem } from './types.js';
 
 /** More bad characters than this in one board is noise; the first few tell the caller what is wrong. */
@@ -38,7 +38,8 @@ export function parseBoardString(text: string): ParseResult {
     } else if (!isIgnorable(c)) {
       if (bad < MAX_REPORTED) {
         const ch = String.fromCodePoint(text.codePointAt(i) ?? c);
-        problems.push(badCharacter(Math.floor(n / 9) + 1, (n % 9) + 1, describeChar(ch)));
+        const shown = describeChar(ch);
+        problems.push(n < 81 ? badCharacter(Math.floor(n / 9) + 1, (n % 9) + 1, shown) : badCharacterBeyondBoard(i + 1, shown));
         if (ch.length === 2) i++;
       }
       bad++;

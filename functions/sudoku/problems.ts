@@ -27,6 +27,11 @@ export const badCharacter = (row: number, col: number, shown: string): Problem =
   col,
 });
 
+export const badCharacterBeyondBoard = (position: number, shown: string): Problem => ({
+  code: 'BAD_CHARACTER',
+  message: `Character ${position} of the text is ${shown}, past the 81 cells of a board; expected only digits 1-9, '.' or '0', whitespace and | - +.`,
+});
+
 export const digitOutOfRange = (row: number, col: number, shown: string): Problem => ({
   code: 'DIGIT_OUT_OF_RANGE',
   message: `Cell at ${at(row, col)} is ${shown}; expected an integer from 1 to 9, or 0 for an empty cell.`,
