@@ -60,7 +60,6 @@ async function serve(req: IncomingMessage, res: ServerResponse, options: HttpSer
   const body = await readBody(req);
   if (body === undefined) {
     sendGatewayError(res, 413, 'Request Entity Too Large');
-    req.resume();
     return;
   }
   const event = buildHttpApiEvent({
@@ -76,17 +75,23 @@ async function serve(req: IncomingMessage, res: ServerResponse, options: HttpSer
   sendResult(res, result);
 }
 
-/** The whole body, or undefined once it passes the gateway's limit. */
-async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > GATEWAY_MAX_BODY_BYTES) return undefined;
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
+/**
+ * The whole body, or undefined if it passes the gateway's limit. An oversized body is still
+ * read to its end (and dropped): destroying the request would reset the connection before the
+ * client could read the 413.
+ */
+function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= GATEWAY_MAX_BODY_BYTES) chunks.push(chunk);
+      else chunks.length = 0;
+    });
+    req.once('end', () => resolve(size > GATEWAY_MAX_BODY_BYTES ? undefined : Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
 }
 
 /** API Gateway's own error bodies, e.g. `{"message":"Internal Server Error"}`. */
