@@ -62,7 +62,8 @@ export async function runBatchJob(options: RunBatchJobOptions): Promise<RunSumma
   let listed = 0;
   async function* counted(items: AsyncIterable<BatchItem>): AsyncGenerator<BatchItem> {
     for await (const item of items) {
-      options.onListed?.(++listed);
+      listed++;
+      options.onListed?.(listed);
       yield item;
     }
   }
