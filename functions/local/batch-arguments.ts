@@ -1,0 +1,52 @@
+import type { BatchMode } from '../batch/types.js';
+
+/** What `npm run batch -- ...` asks for. */
+export type BatchCommand =
+  | { kind: 'help' }
+  | { kind: 'run'; mode: BatchMode; prefix: string | undefined; maxConcurrency: number | undefined; itemsPerInvocation: number | undefined }
+  | { kind: 'usage-error'; message: string };
+
+export const BATCH_USAGE = `usage: npm run batch [-- [--sweep] [--prefix P] [--concurrency N] [--batch-size N]]
+
+Solves every file under batch/ of the local S3 server of \`npm start\` (outputs in solved/, reports
+in reports/, the run report in reports/runs/<run id>/), as the scheduled run does in AWS.
+
+  --sweep           list incoming/ instead: solve uploads that have no output for their current ETag
+  --prefix P        only keys under P (a full key prefix, or a path under batch/ or incoming/)
+  --concurrency N   invocations in flight at once (default 20, as the stack's batchMaxConcurrency)
+  --batch-size N    keys per invocation (default 10, as the stack's batchItemsPerInvocation)
+
+Environment: S3_ENDPOINT (default http://127.0.0.1:\${S3_PORT:-4569}), BUCKET (default sudoku-local),
+AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (default S3RVER / S3RVER).
+Exit status: 0 no file failed, 1 some file failed, 2 usage error or the bucket could not be listed.
+`;
+
+const usageError = (message: string): BatchCommand => ({ kind: 'usage-error', message });
+
+/** Parses the arguments after `npm run batch --`; never throws. */
+export function parseBatchArguments(argv: readonly string[]): BatchCommand {
+  if (argv.includes('-h') || argv.includes('--help')) return { kind: 'help' };
+  let mode: BatchMode = 'batch';
+  let prefix: string | undefined;
+  const numbers: Record<'--concurrency' | '--batch-size', number | undefined> = { '--concurrency': undefined, '--batch-size': undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const [flag, inline] = eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
+    if (flag === '--sweep' && inline === undefined) {
+      mode = 'sweep';
+    } else if (flag === '--prefix') {
+      const value = inline ?? argv[++i];
+      if (value === undefined || value === '') return usageError('--prefix needs a value');
+      prefix = value;
+    } else if (flag === '--concurrency' || flag === '--batch-size') {
+      const value = inline ?? argv[++i];
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 1) return usageError(`${flag} needs a positive integer, got '${value ?? ''}'`);
+      numbers[flag] = n;
+    } else {
+      return usageError(`unknown argument '${arg}'`);
+    }
+  }
+  return { kind: 'run', mode, prefix, maxConcurrency: numbers['--concurrency'], itemsPerInvocation: numbers['--batch-size'] };
+}

@@ -1,0 +1,78 @@
+/**
+ * `npm run batch [-- --sweep] [--prefix P]`: the scheduled batch run against the local S3 of
+ * `npm start`. The job itself (list, group, bounded concurrency, run report) is functions/batch's
+ * `runBatchJob`, the same code the function runs for each map batch; this file only reads the
+ * command line and the environment, shows progress and prints the summary.
+ */
+import { pathToFileURL } from 'node:url';
+import type { RunSummary } from '../batch/types.js';
+import { BATCH_USAGE, parseBatchArguments } from './batch-arguments.js';
+import { BatchProgress } from './batch-progress.js';
+import { DEFAULT_BUCKET, DEFAULT_S3_PORT } from './s3-server.js';
+
+export const EXIT_OK = 0;
+export const EXIT_FILES_FAILED = 1;
+export const EXIT_CANNOT_RUN = 2;
+
+function summaryLines(summary: RunSummary): string[] {
+  const f = summary.files;
+  const lines = [
+    `${summary.mode} run ${summary.runId} of s3://${summary.bucket}/${summary.prefix}: ${summary.listed} object(s) in ${(summary.durationMs / 1000).toFixed(2)} s`,
+    `  files:   ${f.solved} solved, ${f.skipped} skipped (already solved), ${f.rejected} rejected (not puzzle files), ${f.ignored} ignored, ${f.failed} failed`,
+    `  puzzles: ${summary.puzzles.rows} (${summary.puzzles.solved} solved, ${summary.puzzles.failed} not solved: see each file's report)`,
+    `  rate:    ${summary.filesPerSecond} files/s, ${summary.puzzlesPerSecond} puzzles/s`,
+  ];
+  if (summary.reportPrefix) lines.push(`  report:  s3://${summary.bucket}/${summary.reportPrefix}summary.json (and manifest.json, SUCCEEDED_n.json, FAILED_n.json)`);
+  for (const failure of summary.failures) lines.push(`  failed:  ${failure.key}: ${failure.error.code}: ${failure.error.message}`);
+  return lines;
+}
+
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const command = parseBatchArguments(argv);
+  if (command.kind === 'help') {
+    process.stdout.write(BATCH_USAGE);
+    return EXIT_OK;
+  }
+  if (command.kind === 'usage-error') {
+    process.stderr.write(`npm run batch: ${command.message}\n\n${BATCH_USAGE}`);
+    return EXIT_CANNOT_RUN;
+  }
+  // The S3 pipeline logs a JSON line per file; here the progress line and the summary say it.
+  // Set POWERTOOLS_LOG_LEVEL=INFO to see them too. Read when the logger is created, at import.
+  env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
+  env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+  const { createS3Client, s3ClientSettingsFromEnv } = await import('../s3/client.js');
+  const { runBatchJob } = await import('../batch/run.js');
+
+  const endpoint = env.S3_ENDPOINT || `http://127.0.0.1:${env.S3_PORT || DEFAULT_S3_PORT}`;
+  const bucket = env.BUCKET || DEFAULT_BUCKET;
+  const client = createS3Client(s3ClientSettingsFromEnv({ ...env, S3_ENDPOINT: endpoint }));
+  const progress = new BatchProgress(process.stderr);
+  try {
+    const summary = await runBatchJob({
+      client,
+      bucket,
+      mode: command.mode,
+      ...(command.prefix === undefined ? {} : { prefix: command.prefix }),
+      ...(command.maxConcurrency === undefined ? {} : { maxConcurrency: command.maxConcurrency }),
+      ...(command.itemsPerInvocation === undefined ? {} : { itemsPerInvocation: command.itemsPerInvocation }),
+      onListed: (count) => progress.listed(count),
+      onItem: (result) => progress.item(result),
+    });
+    progress.finish();
+    process.stdout.write(`${summaryLines(summary).join('\n')}\n`);
+    return summary.files.failed > 0 ? EXIT_FILES_FAILED : EXIT_OK;
+  } catch (error) {
+    // Listing or writing the run report failed: nothing says which files were done.
+    progress.finish();
+    const e = error as { name?: string; message?: string; code?: string };
+    const hint = e.code === 'ECONNREFUSED' || e.name === 'NoSuchBucket' ? ` (is \`npm start\` running? endpoint ${endpoint}, bucket ${bucket})` : '';
+    process.stderr.write(`npm run batch: could not run against s3://${bucket} at ${endpoint}: ${e.name ?? 'Error'}: ${e.message ?? String(error)}${hint}\n`);
+    return EXIT_CANNOT_RUN;
+  } finally {
+    client.destroy();
+  }
+}
+
+// Run only as the `npm run batch` script, so tests can import main().
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = await main(process.argv.slice(2));
