@@ -2,6 +2,7 @@ import type { Context } from 'aws-lambda';
 import { batchEventKind } from '../batch/event-kind.js';
 import { runRequestKind } from '../batch/run-request-kind.js';
 import { httpEventKind } from '../http/event-kind.js';
+import { s3EventKind } from '../s3/event-kind.js';
 import { logger } from '../observability/index.js';
 import { UnrecognisedEventError } from './errors.js';
 import { isRecord, type EventKind } from './event-kind.js';
@@ -10,7 +11,7 @@ import { isRecord, type EventKind } from './event-kind.js';
  * Every kind of event the function handles, asked in this order. To add one, write its
  * `EventKind` beside its adapter (e.g. functions/s3/event-kind.ts) and add it here.
  */
-export const eventKinds: readonly EventKind[] = [httpEventKind, batchEventKind, runRequestKind];
+export const eventKinds: readonly EventKind[] = [httpEventKind, s3EventKind, batchEventKind, runRequestKind];
 
 /** Longest excerpt of an unrecognised event written to the log. */
 const LOGGED_EVENT_CHARS = 2000;

@@ -4,6 +4,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { startHttpServer } from './http-server.js';
+import { startS3Service } from './s3-service.js';
 
 export interface RunningService {
   /** Lines printed once the service is up: what it serves and how to try it. */
@@ -33,7 +34,7 @@ export const httpApiService: LocalService = async () => {
   };
 };
 
-export const services: LocalService[] = [httpApiService];
+export const services: LocalService[] = [httpApiService, startS3Service];
 
 export async function main(): Promise<void> {
   // One JSON log line per request, without the EMF metric blobs; set either to override.
