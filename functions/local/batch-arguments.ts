@@ -17,7 +17,7 @@ in reports/, the run report in reports/runs/<run id>/), as the scheduled run doe
   --batch-size N    keys per invocation (default 10, as the stack's batchItemsPerInvocation)
 
 Environment: S3_ENDPOINT (default http://127.0.0.1:\${S3_PORT:-4569}), BUCKET (default sudoku-local),
-AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (default S3RVER / S3RVER).
+S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY (default S3RVER / S3RVER).
 Exit status: 0 no file failed, 1 some file failed, 2 usage error or the bucket could not be listed.
 `;
 
