@@ -1,6 +1,6 @@
 /**
  * A real S3-compatible HTTP server for `npm start` and the tests: s3rver in a child process on
- * 127.0.0.1:${S3_PORT:-4569} with the bucket ${BUCKET:-sudoku-local}, data under .local/s3,
+ * 127.0.0.1:${S3_PORT:-4569} with the bucket ${BUCKET:-sudoku-local}, data under ${S3_DATA_DIR:-.local/s3},
  * access key S3RVER / secret S3RVER. Objects created under incoming/ are delivered as S3 events
  * shaped exactly as AWS sends them (URL-encoded keys, ObjectCreated:Put or
  * ObjectCreated:CompleteMultipartUpload, size, eTag, sequencer) to `onObjectCreated`.
@@ -53,7 +53,7 @@ function exited(child: ChildProcess): Promise<void> {
 export async function startS3Server(options: LocalS3ServerOptions = {}): Promise<LocalS3Server> {
   const address = options.address ?? '127.0.0.1';
   const bucket = options.bucket ?? process.env.BUCKET ?? DEFAULT_BUCKET;
-  const directory = path.resolve(options.directory ?? DEFAULT_S3_DIRECTORY);
+  const directory = path.resolve(options.directory ?? process.env.S3_DATA_DIR ?? DEFAULT_S3_DIRECTORY);
   const port = options.port ?? Number(process.env.S3_PORT ?? DEFAULT_S3_PORT);
 
   const child = fork(path.join(here, 's3rver-process.ts'), [], {

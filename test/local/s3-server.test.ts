@@ -3,7 +3,8 @@ import { HeadObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-
 import { Upload } from '@aws-sdk/lib-storage';
 import type { S3Event } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handleS3Event } from '../../functions/s3/index.js';
+import { handler } from '../../functions/handler/index.js';
+import { createLambdaContext } from '../../functions/local/lambda-context.js';
 import { EASY, EASY_SOLUTION } from '../formats/solution-check.js';
 import { startTestS3 } from '../s3/local-s3.js';
 import type { TestS3 } from '../s3/local-s3.js';
@@ -20,6 +21,8 @@ beforeAll(async () => {
       return deliver(event);
     },
   });
+  // The handler's own S3 client (created on first use) talks to this server, as under `npm start`.
+  process.env.S3_ENDPOINT = s3.server.endpoint;
 });
 afterAll(async () => {
   await s3?.close();
@@ -74,8 +77,8 @@ describe('local S3 server', () => {
     expect(delivered.some((e) => e.Records[0]!.s3.object.key.startsWith('elsewhere/'))).toBe(false);
   });
 
-  it('runs the handler on an upload: solved/ and reports/ appear, the outputs trigger nothing', async () => {
-    deliver = (event) => handleS3Event(event, { client: s3.client });
+  it('hands an upload to the Lambda entry point (dispatch -> S3 adapter): solved/ and reports/ appear, the outputs trigger nothing', async () => {
+    deliver = (event) => handler(event, createLambdaContext());
     const key = 'incoming/end-to-end.txt';
     await s3.put(key, `${EASY}\n`);
     await eventFor(key);
