@@ -1,0 +1,89 @@
+import '../s3/quiet-logs.js';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunSummary } from '../../functions/batch/index.js';
+import { EASY, EASY_SOLUTION } from '../formats/solution-check.js';
+import { startTestS3 } from '../s3/local-s3.js';
+import type { TestS3 } from '../s3/local-s3.js';
+import { mixedPuzzleFiles, putAll, readJson, solvedCorrectly } from './puzzle-files.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+
+let s3: TestS3;
+beforeAll(async () => {
+  s3 = await startTestS3();
+});
+afterAll(async () => {
+  await s3?.close();
+});
+
+interface Ran {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `npm run batch -- ARGS` as a child process (stdout and stderr are pipes, not a terminal). */
+function batch(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(tsx, ['functions/local/batch.ts', ...args], {
+      cwd: root,
+      env: { ...process.env, S3_ENDPOINT: s3.server.endpoint, BUCKET: s3.bucket, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.once('error', reject);
+    child.once('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+describe('npm run batch (functions/local/batch.ts)', () => {
+  it('solves every file under the prefix, prints plain progress lines and the summary off a terminal, exits 0', async () => {
+    const files = mixedPuzzleFiles('batch/', 'cli', 12, 2);
+    await putAll(s3, files);
+    const ran = await batch(['--prefix', 'cli/']);
+    expect(ran.status, ran.stderr).toBe(0);
+    expect(ran.stderr).not.toMatch(/\r|\x1b\[/);
+    expect(ran.stderr).toMatch(/^files 12\/12 listed \(12 solved\) \| puzzles 24 \| [\d.,]+ files\/s \| [\d.,]+ puzzles\/s \| [\d.]+ s$/m);
+    expect(ran.stdout).toMatch(/^batch run (local-\S+) of s3:\/\/test-bucket\/batch\/cli\/: 12 object\(s\) in/);
+    expect(ran.stdout).toMatch(/files: +12 solved, 0 skipped .* 0 failed/);
+    expect(ran.stdout).toMatch(/rate: +[\d.]+ files\/s, \d+ puzzles\/s/);
+    expect((await Promise.all(files.map((f) => solvedCorrectly(s3, f)))).every(Boolean)).toBe(true);
+    const runId = ran.stdout.match(/^batch run (local-\S+)/)![1]!;
+    expect(await readJson<RunSummary>(s3, `reports/runs/${runId}/summary.json`)).toMatchObject({ listed: 12, files: { solved: 12 } });
+  });
+
+  it('exits 1 and names the file when a file failed, having solved the others', async () => {
+    await s3.put('batch/cli-bad/ok.txt', `${EASY}\n`);
+    await s3.put('batch/cli-bad/broken.jsonl.gz', 'not gzip');
+    const ran = await batch(['--prefix=batch/cli-bad/']);
+    expect(ran.status).toBe(1);
+    expect(ran.stderr).toMatch(/^failed: batch\/cli-bad\/broken\.jsonl\.gz: /m);
+    expect(ran.stdout).toMatch(/files: +1 solved, .* 1 failed/);
+    expect(ran.stdout).toMatch(/failed: +batch\/cli-bad\/broken\.jsonl\.gz: /);
+    expect(await s3.text('solved/cli-bad/ok.txt')).toBe(`${EASY_SOLUTION}\n`);
+  });
+
+  it('--sweep solves the incoming/ files that have no output', async () => {
+    await s3.put('incoming/cli-sweep/missed.txt', `${EASY}\n`);
+    const ran = await batch(['--sweep', '--prefix', 'cli-sweep/']);
+    expect(ran.status, ran.stderr).toBe(0);
+    expect(ran.stdout).toMatch(/^sweep run .* of s3:\/\/test-bucket\/incoming\/cli-sweep\/: 1 object\(s\)/);
+    expect(await s3.text('solved/cli-sweep/missed.txt')).toBe(`${EASY_SOLUTION}\n`);
+  });
+
+  it('exits 2 with a hint to start the local S3 when nothing answers at the endpoint, and 2 on a usage error', async () => {
+    const down = await batch([], { S3_ENDPOINT: 'http://127.0.0.1:9' });
+    expect(down.status).toBe(2);
+    expect(down.stderr).toMatch(/could not run against s3:\/\/test-bucket at http:\/\/127\.0\.0\.1:9: .*is `npm start` running\?/);
+    const usage = await batch(['--nope']);
+    expect(usage.status).toBe(2);
+    expect(usage.stderr).toMatch(/unknown argument '--nope'/);
+  });
+});
