@@ -13,6 +13,7 @@ export type RowResult =
 function statusOf(problem: RowProblem): Exclude<RowStatus, 'unique' | 'multiple'> {
   switch (problem.code) {
     case 'NO_SOLUTION':
+    case 'SEARCH_LIMIT': // no solution found within the search limit; the code says which
       return 'no-solution';
     case 'DUPLICATE_IN_ROW':
     case 'DUPLICATE_IN_COLUMN':

@@ -1,7 +1,7 @@
 import { solveBoard, type BoardOutput, type Problem, type SolveStats } from '../sudoku/index.js';
 
 /** Codes that mean "well-formed, but no answer to give": 422, not 400. */
-const UNSOLVABLE_CODES: ReadonlySet<string> = new Set(['NO_SOLUTION', 'MULTIPLE_SOLUTIONS']);
+const UNSOLVABLE_CODES: ReadonlySet<string> = new Set(['NO_SOLUTION', 'MULTIPLE_SOLUTIONS', 'SEARCH_LIMIT']);
 
 export type BoardResult =
   | { ok: true; solution: BoardOutput; unique: boolean; stats: SolveStats }

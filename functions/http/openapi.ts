@@ -215,6 +215,7 @@ export const openApiDocument = {
               'DUPLICATE_IN_BOX',
               'NO_SOLUTION',
               'MULTIPLE_SOLUTIONS',
+              'SEARCH_LIMIT',
             ],
           },
           message: { type: 'string' },

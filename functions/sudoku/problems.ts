@@ -56,6 +56,11 @@ export const noSolution = (): Problem => ({
   message: 'The givens do not break any rule on their own, but no way of filling the board satisfies them all.',
 });
 
+export const searchLimit = (guesses: number): Problem => ({
+  code: 'SEARCH_LIMIT',
+  message: `The search gave up after ${guesses.toLocaleString('en-US')} guesses without settling whether this board has a solution. Boards like this are extremely rare; please report it.`,
+});
+
 export const multipleSolutions = (): Problem => ({
   code: 'MULTIPLE_SOLUTIONS',
   message: 'The board has more than one solution; a proper puzzle has exactly one. Add givens to make it unique.',

@@ -1,6 +1,6 @@
 import { formatBoard } from './format.js';
 import { parseBoard } from './parse.js';
-import { multipleSolutions, noSolution } from './problems.js';
+import { multipleSolutions, noSolution, searchLimit } from './problems.js';
 import { countSolutions, lastGuessCount } from './solver.js';
 import type { Cells, ParsedBoard, SolveOptions, SolveOutcome } from './types.js';
 import { findConflicts } from './validate.js';
@@ -12,8 +12,9 @@ export function solveParsed(board: ParsedBoard, options: SolveOptions = {}): Sol
   const checkUnique = options.checkUnique ?? true;
   const cells: Cells = new Uint8Array(81);
   const start = performance.now();
-  const count = countSolutions(board.cells, checkUnique || options.rejectMultiple ? 2 : 1, cells);
+  const count = countSolutions(board.cells, checkUnique || options.rejectMultiple ? 2 : 1, cells, options.maxGuesses);
   const stats = { guesses: lastGuessCount(), micros: Math.round((performance.now() - start) * 1000) };
+  if (count < 0) return { ok: false, problems: [searchLimit(stats.guesses)], stats };
   if (count === 0) return { ok: false, problems: [noSolution()], stats };
   if (count > 1 && options.rejectMultiple) return { ok: false, problems: [multipleSolutions()], stats };
   return {

@@ -20,7 +20,8 @@ export type ProblemCode =
   | 'DUPLICATE_IN_COLUMN'
   | 'DUPLICATE_IN_BOX'
   | 'NO_SOLUTION'
-  | 'MULTIPLE_SOLUTIONS';
+  | 'MULTIPLE_SOLUTIONS'
+  | 'SEARCH_LIMIT';
 
 /** A cell named by 1-based row and column, as a person counts them. */
 export interface CellRef {
@@ -65,6 +66,8 @@ export interface SolveOptions {
   checkUnique?: boolean;
   /** Report a board with more than one solution as MULTIPLE_SOLUTIONS instead of answering it. */
   rejectMultiple?: boolean;
+  /** Give up (SEARCH_LIMIT) after this many guesses; default MAX_GUESSES, about 5 s of search. */
+  maxGuesses?: number;
 }
 
 export type SolveOutcome =

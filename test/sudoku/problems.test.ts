@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseBoard, solveBoard, type Problem } from '../../functions/sudoku/index.js';
+import { readPuzzleSet } from '../helpers/puzzle-sets.js';
 
 const PUZZLE = '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79';
 const grid = (): string[][] => PUZZLE.match(/.{9}/g)!.map((r) => r.split(''));
@@ -94,6 +95,12 @@ describe('every problem code names its place', () => {
     expect(p).toMatchObject({ code: 'BAD_CHARACTER' });
     expect(p!.row).toBeUndefined();
     expect(p!.message).toContain('Character 82');
+  });
+
+  it('SEARCH_LIMIT when the search runs past its guess limit', () => {
+    const hard = readPuzzleSet('puzzles6_forum_hardest_1106')[0]!;
+    expect(problemsOf(hard, { maxGuesses: 5 })).toEqual([expect.objectContaining({ code: 'SEARCH_LIMIT' })]);
+    expect(solveBoard(hard).ok).toBe(true);
   });
 
   it('reports several bad characters at once, each at its own cell', () => {

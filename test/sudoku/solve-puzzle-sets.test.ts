@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countSolutions, parseBoardString, solveBoard, type Cells } from '../../functions/sudoku/index.js';
+import { countSolutions, lastGuessCount, parseBoardString, solveBoard, type Cells } from '../../functions/sudoku/index.js';
 import { BENCH_SETS, readPuzzleSet, readTdokuVectors } from '../helpers/puzzle-sets.js';
 import { isValidSolution } from '../helpers/sudoku-rules.js';
 
@@ -34,6 +34,23 @@ describe('tdoku test vectors', () => {
         expect(outcome.ok && outcome.unique).toBe(v.count === 1);
       }
     }
+  });
+});
+
+describe('boards that defeat one branching rule', () => {
+  // Found by the HTTP tests: with cell branching alone this takes 2.5 million guesses to refute.
+  const TRAP = '.....5.8....6.1.43..........1.5........1.6...3.......553.....61........4.........';
+
+  it('are settled by restarting with the other rule, within a small guess count', () => {
+    const out = new Uint8Array(81);
+    expect(countSolutions(cellsOf(TRAP), 2, out)).toBe(0);
+    expect(lastGuessCount()).toBeLessThan(50_000);
+  });
+
+  it('the limit makes the search give up (-1) instead of running on', () => {
+    const out = new Uint8Array(81);
+    expect(countSolutions(cellsOf(TRAP), 2, out, 100)).toBe(-1);
+    expect(lastGuessCount()).toBeLessThanOrEqual(100);
   });
 });
 
