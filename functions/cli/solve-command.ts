@@ -73,6 +73,6 @@ export async function runSolve(command: SolveCommand, io: CliStreams): Promise<n
     }
     const reason = errorCode(error) ?? (error instanceof Error ? error.message : String(error));
     io.stderr.write(`sudoku: ${reason}${error instanceof Error && errorCode(error) ? ` (${error.message})` : ''}\n`);
-    return fromStdin || errorCode(error) === 'Z_DATA_ERROR' ? EXIT_SOME_FAILED : EXIT_USAGE;
+    return fromStdin ? EXIT_SOME_FAILED : EXIT_USAGE;
   }
 }

@@ -4,7 +4,8 @@ export type FormatErrorCode =
   | 'NO_PUZZLE_COLUMN'
   | 'JSON_TOO_LARGE'
   | 'MALFORMED_JSON'
-  | 'NOT_A_BOARD_LIST';
+  | 'NOT_A_BOARD_LIST'
+  | 'BAD_GZIP';
 
 /**
  * A file-level error. Thrown inside the streaming pipeline (so the stream stops and the output

@@ -3,6 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import { createCsvCodec } from './csv-codec.js';
+import { FormatError } from './errors.js';
 import { solveJsonDocument } from './json-document.js';
 import { createJsonlCodec } from './jsonl-codec.js';
 import type { LineCodec } from './line-codec.js';
@@ -58,6 +59,15 @@ export async function solvePuzzleStream(options: SolvePuzzleStreamOptions): Prom
   stages.push(solving);
   if (options.gzip) stages.push(createGzip());
   stages.push(options.output);
-  await pipeline(stages);
+  try {
+    await pipeline(stages);
+  } catch (error) {
+    // zlib's errors (Z_DATA_ERROR, Z_BUF_ERROR...) mean the file is not valid gzip: the file's fault, not a retryable one.
+    const code = (error as { code?: unknown } | null)?.code;
+    if (options.gunzip && typeof code === 'string' && code.startsWith('Z_')) {
+      throw new FormatError('BAD_GZIP', `The file ends in .gz but is not valid gzip (${(error as Error).message}).`);
+    }
+    throw error;
+  }
   return tally;
 }

@@ -15,7 +15,7 @@ export interface HandleS3EventOptions {
 
 export type S3RecordResult =
   | ProcessObjectResult
-  | { status: 'ignored'; reason: 'outside-incoming' | 'not-object-created'; sourceKey: string };
+  | { status: 'ignored'; reason: 'outside-incoming' | 'not-object-created' | 'folder-marker'; sourceKey: string };
 
 /**
  * S3 `ObjectCreated:*` notifications: each record's file under incoming/ is solved into solved/
@@ -40,6 +40,12 @@ export async function handleS3Event(event: S3Event, options: HandleS3EventOption
       // Outputs are written outside incoming/, so they can never retrigger the function.
       logger.info('Ignoring an object outside incoming/', { bucket, sourceKey });
       results.push({ status: 'ignored', reason: 'outside-incoming', sourceKey });
+      continue;
+    }
+    if (sourceKey.endsWith('/')) {
+      // An empty "folder" made by a console or a sync tool: not a file.
+      logger.info('Ignoring a folder marker', { bucket, sourceKey });
+      results.push({ status: 'ignored', reason: 'folder-marker', sourceKey });
       continue;
     }
     try {

@@ -86,6 +86,14 @@ describe('sudoku solve', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('exits 1 with BAD_GZIP for a .gz input that is not gzip', async () => {
+    const input = path.join(dir, 'fake.txt.gz');
+    writeFileSync(input, `${EASY}\n`);
+    const run = await runCli(['solve', input]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^sudoku: BAD_GZIP: The file ends in \.gz but is not valid gzip/);
+  });
+
   it.each([
     [['solve', '--bogus'], /unknown option '--bogus'/],
     [['solve', 'a.txt', 'b.txt'], /only one input file/],

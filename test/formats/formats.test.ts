@@ -191,4 +191,11 @@ describe('gzip', () => {
     expect(zipped.text).toBe(plain.text);
     expect(zipped.tally.counts).toEqual(plain.tally.counts);
   });
+
+  it('rejects a .gz input that is not gzip with a typed BAD_GZIP error', async () => {
+    const { PassThrough, Readable } = await import('node:stream');
+    const { solvePuzzleStream } = await import('../../functions/formats/index.js');
+    const run = solvePuzzleStream({ input: Readable.from([Buffer.from('plain text, not gzip')]), output: new PassThrough(), format: 'txt', gunzip: true });
+    await expect(run).rejects.toMatchObject({ name: 'FormatError', code: 'BAD_GZIP' });
+  });
 });

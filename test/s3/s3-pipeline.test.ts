@@ -100,6 +100,19 @@ describe('handleS3Event', () => {
     expect(await s3.report(key)).toMatchObject({ outcome: 'rejected', error: { code: 'NO_PUZZLE_COLUMN', line: 1 } });
   });
 
+  it('writes a report and no output for a .gz file that is not gzip', async () => {
+    const key = 'incoming/fake.txt.gz';
+    await s3.put(key, `${EASY}\n`);
+    await handleS3Event(await s3.eventFor(key), { client: s3.client });
+    expect(await s3.exists('solved/fake.txt.gz')).toBe(false);
+    expect(await s3.report(key)).toMatchObject({ outcome: 'rejected', error: { code: 'BAD_GZIP' } });
+  });
+
+  it('ignores a folder marker (a key ending in /) under incoming/', async () => {
+    const event = s3Event({ bucket: s3.bucket, key: 'incoming/folder/', size: 0, eTag: 'd41d8cd98f00b204e9800998ecf8427e' });
+    expect(await handleS3Event(event, { client: s3.client })).toEqual([{ status: 'ignored', reason: 'folder-marker', sourceKey: 'incoming/folder/' }]);
+  });
+
   it('ignores keys outside incoming/ (so its own outputs never retrigger it) and non-create events', async () => {
     await s3.put('solved/elsewhere.txt', `${EASY}\n`);
     const event = await s3.eventFor('solved/elsewhere.txt');
