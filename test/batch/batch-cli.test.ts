@@ -1,5 +1,6 @@
 import '../s3/quiet-logs.js';
 import { spawn } from 'node:child_process';
+import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +8,7 @@ import type { RunSummary } from '../../functions/batch/index.js';
 import { EASY, EASY_SOLUTION } from '../formats/solution-check.js';
 import { startTestS3 } from '../s3/local-s3.js';
 import type { TestS3 } from '../s3/local-s3.js';
+import { startS3Proxy } from '../s3/s3-proxy.js';
 import { mixedPuzzleFiles, putAll, readJson, solvedCorrectly } from './puzzle-files.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -61,8 +63,11 @@ describe('npm run batch (functions/local/batch.ts)', () => {
 
   it('exits 1 and names the file when a file failed, having solved the others', async () => {
     await s3.put('batch/cli-bad/ok.txt', `${EASY}\n`);
-    await s3.put('batch/cli-bad/broken.jsonl.gz', 'not gzip');
-    const ran = await batch(['--prefix=batch/cli-bad/']);
+    await s3.put('batch/cli-bad/broken.jsonl.gz', gzipSync(`${JSON.stringify(EASY)}\n`.repeat(50)));
+    // The connection drops in the middle of that file, as when S3 or the network fails.
+    const proxy = await startS3Proxy(s3.server.endpoint);
+    proxy.cutGetAfter('broken.jsonl.gz', 20);
+    const ran = await batch(['--prefix=batch/cli-bad/'], { S3_ENDPOINT: proxy.endpoint }).finally(() => proxy.close());
     expect(ran.status).toBe(1);
     expect(ran.stderr).toMatch(/^failed: batch\/cli-bad\/broken\.jsonl\.gz: /m);
     expect(ran.stdout).toMatch(/files: +1 solved, .* 1 failed/);

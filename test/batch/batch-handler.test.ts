@@ -1,5 +1,6 @@
 import '../s3/quiet-logs.js';
 import { spawnSync } from 'node:child_process';
+import { gzipSync } from 'node:zlib';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,8 @@ import { createLambdaContext } from '../../functions/local/lambda-context.js';
 import { EASY, EASY_SOLUTION } from '../formats/solution-check.js';
 import { startTestS3 } from '../s3/local-s3.js';
 import type { TestS3 } from '../s3/local-s3.js';
+import { startS3Proxy } from '../s3/s3-proxy.js';
+import type { S3Proxy } from '../s3/s3-proxy.js';
 import { batchEvent, batchEventFor, batchItem } from './factories.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -19,14 +22,18 @@ const sampleEvents = readdirSync(eventsDir).filter((name) => name.startsWith('ba
 const readEvent = (name: string): unknown => JSON.parse(readFileSync(path.join(eventsDir, name), 'utf8'));
 
 let s3: TestS3;
+/** Between the handler and the server: can drop the connection in the middle of one file. */
+let proxy: S3Proxy;
 beforeAll(async () => {
   // The bucket the sample events name, so they run as they are.
   s3 = await startTestS3({ bucket: 'sudoku-local' });
+  proxy = await startS3Proxy(s3.server.endpoint);
   // The handler's shared S3 client reads these on first use, as it does under `npm start`.
-  process.env.S3_ENDPOINT = s3.server.endpoint;
+  process.env.S3_ENDPOINT = proxy.endpoint;
   process.env.BUCKET = s3.bucket;
 });
 afterAll(async () => {
+  await proxy?.close();
   await s3?.close();
 });
 
@@ -59,7 +66,8 @@ describe('the entry point given the map batch event', () => {
 
   it('throws BatchItemsFailedError naming only the bad file, after solving the other files of the group', async () => {
     await s3.put('batch/handler-bad/good.txt', `${EASY}\n`);
-    await s3.put('batch/handler-bad/broken.csv.gz', 'not gzip');
+    await s3.put('batch/handler-bad/broken.csv.gz', gzipSync(`quizzes\n${EASY}\n`.repeat(50)));
+    proxy.cutGetAfter('broken.csv.gz', 20);
     await s3.put('batch/handler-bad/good2.txt', `${EASY}\n`);
     const event = await batchEventFor(s3, ['batch/handler-bad/good.txt', 'batch/handler-bad/broken.csv.gz', 'batch/handler-bad/good2.txt']);
 

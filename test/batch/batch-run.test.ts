@@ -6,8 +6,10 @@ import { runBatchJob } from '../../functions/batch/index.js';
 import type { BatchItemResult, BatchResult, ChildExecution, RunManifest, RunSummary } from '../../functions/batch/index.js';
 import { handleS3Event } from '../../functions/s3/index.js';
 import { EASY, EASY_SOLUTION } from '../formats/solution-check.js';
-import { startTestS3 } from '../s3/local-s3.js';
+import { clientFor, startTestS3 } from '../s3/local-s3.js';
 import type { TestS3 } from '../s3/local-s3.js';
+import { startS3Proxy } from '../s3/s3-proxy.js';
+import type { S3Proxy } from '../s3/s3-proxy.js';
 import { mixedPuzzleFiles, putAll, readJson, reportOf, solvedCorrectly } from './puzzle-files.js';
 
 let s3: TestS3;
@@ -127,14 +129,25 @@ describe('the sweep of incoming/', () => {
 });
 
 describe('a bad file in a group', () => {
+  // The real server behind a proxy that drops the connection in the middle of one file's body,
+  // as when S3 or the network fails: the kind of failure a retry may cure.
+  let proxy: S3Proxy;
+  beforeAll(async () => {
+    proxy = await startS3Proxy(s3.server.endpoint);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+  });
+  const throughProxy = (options: Partial<Parameters<typeof runBatchJob>[0]> = {}) => run({ client: clientFor(proxy.endpoint), ...options });
+
   it('fails alone: the other files of its invocation are solved, the run counts it failed and reports the invocation failed', async () => {
     const good = mixedPuzzleFiles('batch/', 'group', 9, 2);
     await putAll(s3, good);
-    // Not gzip at all, though named .gz: reading it fails (a thrown error, not a row problem).
-    await s3.put('batch/group/file-004-broken.txt.gz', 'this is not gzip data');
+    await s3.put('batch/group/file-004-broken.txt.gz', gzipSync(`${EASY}\n`.repeat(50)));
+    proxy.cutGetAfter('file-004-broken', 20);
 
     const seen: BatchItemResult[] = [];
-    const summary = await run({ prefix: 'group/', onItem: (r) => seen.push(r) });
+    const summary = await throughProxy({ prefix: 'group/', onItem: (r) => seen.push(r) });
 
     expect(summary).toMatchObject({ listed: 10, files: { solved: 9, failed: 1 }, invocations: { succeeded: 0, failed: 1 } });
     expect(summary.failures).toEqual([{ key: 'batch/group/file-004-broken.txt.gz', error: { code: expect.any(String), message: expect.any(String) } }]);
@@ -155,17 +168,19 @@ describe('a bad file in a group', () => {
     });
   });
 
-  it('is solved by the next run once replaced, while the files done are skipped', async () => {
-    await s3.put('batch/group/file-004-broken.txt.gz', gzipSync(`${EASY}\n`));
-    const summary = await run({ prefix: 'group/' });
+  it('is solved by the next run once S3 answers again, while the files already done are skipped', async () => {
+    proxy.cutGetAfter('nothing-matches-this', 0);
+    const summary = await throughProxy({ prefix: 'group/' });
     expect(summary.files).toMatchObject({ solved: 1, skipped: 9, failed: 0 });
-    expect(await s3.text('solved/group/file-004-broken.txt.gz')).toBe(`${EASY_SOLUTION}\n`);
+    expect(await s3.text('solved/group/file-004-broken.txt.gz')).toBe(`${EASY_SOLUTION}\n`.repeat(50));
   });
 
-  it('that is not a puzzle file (unknown extension) is rejected with a report, not failed: retrying cannot help', async () => {
+  it('that is not a puzzle file (unknown extension, a .gz that is not gzip) is rejected with a report, not failed: retrying cannot help', async () => {
     await s3.put('batch/rejects/notes.md', '# not puzzles\n');
+    await s3.put('batch/rejects/fake.txt.gz', 'this is not gzip data');
     const summary = await run({ prefix: 'rejects/' });
-    expect(summary.files).toMatchObject({ rejected: 1, failed: 0 });
+    expect(summary.files).toMatchObject({ rejected: 2, failed: 0 });
     expect(await reportOf(s3, 'rejects/notes.md')).toMatchObject({ outcome: 'rejected', error: { code: 'UNKNOWN_EXTENSION' } });
+    expect(await reportOf(s3, 'rejects/fake.txt.gz')).toMatchObject({ outcome: 'rejected', error: { code: 'BAD_GZIP' } });
   });
 });
