@@ -120,24 +120,26 @@ function propagate(s: Int32Array, base: number, dirty: number): boolean {
       const newly = placed & s[base + U_OFF + b]!;
       if (newly) {
         s[base + U_OFF + b] ^= newly;
+        const keep = ~newly;
         for (let j = b; j < 27; j += 3) {
           const v = s[base + j]!;
-          if (j !== i && v & newly) {
-            s[base + j] = v & ~newly;
-            dirty |= 1 << j;
-          }
+          s[base + j] = v & keep;
+          dirty |= (((v & newly) + ALL) >>> 27) << j;
         }
+        s[base + i] = S;
+        dirty &= ~bit;
       }
       const lock = LOCK27[(S | (S >>> 9) | (S >>> 18)) & 511]!;
       if (lock) {
         const d3 = i - b;
+        const keep = ~lock;
         for (let j = d3; j < d3 + 3; j++) {
           const v = s[base + j]!;
-          if (j !== i && v & lock) {
-            s[base + j] = v & ~lock;
-            dirty |= 1 << j;
-          }
+          s[base + j] = v & keep;
+          dirty |= (((v & lock) + ALL) >>> 27) << j;
         }
+        s[base + i] = S;
+        dirty &= ~bit;
       }
     }
 
