@@ -31,6 +31,17 @@ export function solveText(text: AsyncIterable<string>, format: FileFormat, tally
   return format === 'json' ? solveJsonDocument(text, tally) : solveLines(splitLines(text), codecFor(format), tally);
 }
 
+/**
+ * Whether a zlib error is the file's fault (report it) rather than the transport's (retry).
+ * Corrupt data is always the file's; a gzip stream cut short is the file's only if the input was
+ * read to its end, since a connection dropped mid-file also cuts it short.
+ */
+function isBadGzip(error: unknown, input: Readable): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'Z_DATA_ERROR') return true;
+  return code === 'Z_BUF_ERROR' && input.readableEnded && !input.errored;
+}
+
 export interface SolvePuzzleStreamOptions extends FileTallyOptions {
   input: Readable;
   output: Writable;
@@ -62,9 +73,7 @@ export async function solvePuzzleStream(options: SolvePuzzleStreamOptions): Prom
   try {
     await pipeline(stages);
   } catch (error) {
-    // zlib's errors (Z_DATA_ERROR, Z_BUF_ERROR...) mean the file is not valid gzip: the file's fault, not a retryable one.
-    const code = (error as { code?: unknown } | null)?.code;
-    if (options.gunzip && typeof code === 'string' && code.startsWith('Z_')) {
+    if (options.gunzip && isBadGzip(error, options.input)) {
       throw new FormatError('BAD_GZIP', `The file ends in .gz but is not valid gzip (${(error as Error).message}).`);
     }
     throw error;

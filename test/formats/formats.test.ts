@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { FileTally, FormatError } from '../../functions/formats/index.js';
@@ -197,5 +198,18 @@ describe('gzip', () => {
     const { solvePuzzleStream } = await import('../../functions/formats/index.js');
     const run = solvePuzzleStream({ input: Readable.from([Buffer.from('plain text, not gzip')]), output: new PassThrough(), format: 'txt', gunzip: true });
     await expect(run).rejects.toMatchObject({ name: 'FormatError', code: 'BAD_GZIP' });
+  });
+
+  it('reports a .gz cut short as BAD_GZIP only when the input really ended; a failing input keeps its own (retryable) error', async () => {
+    const { PassThrough, Readable } = await import('node:stream');
+    const { solvePuzzleStream } = await import('../../functions/formats/index.js');
+    const gz = gzipSync(`${EASY}\n`.repeat(50));
+    const ended = solvePuzzleStream({ input: Readable.from([gz.subarray(0, 30)]), output: new PassThrough().resume(), format: 'txt', gunzip: true });
+    await expect(ended).rejects.toMatchObject({ code: 'BAD_GZIP' });
+    const dropped = new Readable({ read() {} });
+    dropped.push(gz.subarray(0, 30));
+    setTimeout(() => dropped.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })), 10);
+    const failing = solvePuzzleStream({ input: dropped, output: new PassThrough().resume(), format: 'txt', gunzip: true });
+    await expect(failing).rejects.toMatchObject({ code: 'ECONNRESET' });
   });
 });
