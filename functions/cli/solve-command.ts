@@ -1,5 +1,6 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
+import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { describeProblem, detectFileKind, isFormatError, solvePuzzleStream } from '../formats/index.js';
 import type { FileFormat, RowFailure } from '../formats/index.js';
@@ -35,9 +36,15 @@ export async function runSolve(command: SolveCommand, io: CliStreams): Promise<n
   const gunzip = !fromStdin && command.input.toLowerCase().endsWith('.gz');
   const gzip = command.output !== undefined && command.output.toLowerCase().endsWith('.gz');
 
+  if (command.output !== undefined && !fromStdin && path.resolve(command.output) === path.resolve(command.input)) {
+    io.stderr.write(`sudoku: the output '${command.output}' is the input file; writing it would destroy the puzzles\n`);
+    return EXIT_USAGE;
+  }
+
   let input: Readable;
   if (fromStdin) {
     input = io.stdin;
+    if ((io.stdin as { isTTY?: boolean }).isTTY) io.stderr.write('sudoku: reading puzzles from the terminal, one a line; Ctrl-D to end\n');
   } else {
     try {
       // Opened first so a missing file is a usage error, not a stream error halfway.

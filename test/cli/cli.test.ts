@@ -109,6 +109,15 @@ describe('sudoku solve', () => {
     expect(run.stdout).toBe('');
   });
 
+  it('refuses (exit 2) to write the output over its own input', async () => {
+    const input = path.join(dir, 'same.txt');
+    writeFileSync(input, `${EASY}\n`);
+    const run = await runCli(['solve', input, '-o', path.join(dir, '.', 'same.txt')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/is the input file/);
+    expect(readFileSync(input, 'utf8')).toBe(`${EASY}\n`);
+  });
+
   it('prints help with --help and exits 0', async () => {
     const run = await runCli(['--help']);
     expect(run.code).toBe(0);
