@@ -94,14 +94,10 @@ let solutionOut: Uint8Array = new Uint8Array(81);
  * Returns the new value, or -1 when two of `cells` share a row (the digit would appear twice).
  */
 function confineRows(x: number, cells: number): number {
-  for (let r = 0; r < 27; r += 9) {
-    const c = (cells >>> r) & 511;
-    if (c) {
-      if (c & (c - 1)) return -1;
-      x = (x & ~(511 << r)) | (c << r);
-    }
-  }
-  return x;
+  const c0 = cells & 511, c1 = (cells >>> 9) & 511, c2 = cells >>> 18;
+  if ((c0 & (c0 - 1)) | (c1 & (c1 - 1)) | (c2 & (c2 - 1))) return -1;
+  const rows = (((c0 + 511) >>> 9) * 511) | ((((c1 + 511) >>> 9) * 511) << 9) | ((((c2 + 511) >>> 9) * 511) << 18);
+  return (x & ~rows) | cells;
 }
 
 /** Propagate from the digit-bands in `dirty` to a fixpoint; false on contradiction. */
@@ -130,7 +126,7 @@ function propagate(s: Int32Array, base: number, dirty: number): boolean {
         dirty &= ~bit;
       }
       const lock = LOCK27[(S | (S >>> 9) | (S >>> 18)) & 511]!;
-      if (lock) {
+      {
         const d3 = i - b;
         const keep = ~lock;
         for (let j = d3; j < d3 + 3; j++) {
