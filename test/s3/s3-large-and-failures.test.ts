@@ -104,6 +104,24 @@ describe('the S3 server failing mid-file', () => {
     expect(listed.Contents ?? []).toEqual([]);
   });
 
+  it('aborts the upload, raises the error and leaves no output when the server keeps failing to store a part', async () => {
+    const key = 'incoming/broken/parts.txt';
+    await s3.put(key, big.body.slice(0, 12 * MIB - (12 * MIB) % 82));
+    proxy.cutGetAfter('nothing-matches-this', 0);
+    proxy.failWhere((r) => r.method === 'PUT' && r.url.includes('partNumber=2'));
+    const client = clientFor(proxy.endpoint);
+    const from = proxy.requests.length;
+    const failure = await handleS3Event(await s3.eventFor(key), { client, partSize: PART }).catch((e: unknown) => e);
+    proxy.failWhere(undefined);
+    client.destroy();
+    expect(failure).toBeInstanceOf(S3RecordsFailedError);
+    const calls = uploadCalls(from, 'solved/broken/parts.txt');
+    expect(calls).toContain('abort');
+    expect(calls).not.toContain('complete');
+    expect(await s3.exists('solved/broken/parts.txt')).toBe(false);
+    expect(await s3.exists('reports/broken/parts.txt.json')).toBe(false);
+  });
+
   it('succeeds on the retry once the server is healthy again', async () => {
     const key = 'incoming/broken/early.txt';
     proxy.cutGetAfter('nothing-matches-this', 0);

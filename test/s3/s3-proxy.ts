@@ -12,6 +12,8 @@ export interface S3Proxy {
   requests: ProxiedRequest[];
   /** From now on, the response to a GET whose path contains `pathPart` is cut off after `bytes` bytes. */
   cutGetAfter(pathPart: string, bytes: number): void;
+  /** From now on, answer requests matching `matches` with 500 InternalError instead of forwarding them. */
+  failWhere(matches: ((request: ProxiedRequest) => boolean) | undefined): void;
   close(): Promise<void>;
 }
 
@@ -24,8 +26,16 @@ export async function startS3Proxy(target: string): Promise<S3Proxy> {
   const upstream = new URL(target);
   const requests: ProxiedRequest[] = [];
   let cut: { pathPart: string; bytes: number } | undefined;
+  let failing: ((request: ProxiedRequest) => boolean) | undefined;
   const server = http.createServer((req, res) => {
-    requests.push({ method: req.method ?? '', url: req.url ?? '' });
+    const request = { method: req.method ?? '', url: req.url ?? '' };
+    requests.push(request);
+    if (failing?.(request)) {
+      req.resume();
+      res.writeHead(500, { 'content-type': 'application/xml' });
+      res.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>InternalError</Code><Message>We encountered an internal error. Please try again.</Message></Error>');
+      return;
+    }
     const forward = http.request(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
       (answer) => {
@@ -63,6 +73,9 @@ export async function startS3Proxy(target: string): Promise<S3Proxy> {
     requests,
     cutGetAfter: (pathPart, bytes) => {
       cut = { pathPart, bytes };
+    },
+    failWhere: (matches) => {
+      failing = matches;
     },
     close: () => {
       server.closeAllConnections();
