@@ -1,5 +1,9 @@
 import './quiet-logs.js';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleS3Event, S3RecordsFailedError } from '../../functions/s3/index.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
@@ -9,6 +13,7 @@ import type { TestS3 } from './local-s3.js';
 import { startS3Proxy } from './s3-proxy.js';
 import type { S3Proxy } from './s3-proxy.js';
 
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const MIB = 1024 * 1024;
 const PART = 5 * MIB;
 
@@ -70,6 +75,33 @@ describe('a 20 MB file', () => {
     // Every answer verified would double the test's time; a stride through the whole file covers every part.
     for (let i = 0; i < n; i += 997) expect(isSolutionOf(big.puzzles[i % big.puzzles.length]!, lines[i]!)).toBe(true);
     expect((await s3.report(key)).counts).toMatchObject({ rows: n, solved: n });
+  });
+});
+
+describe('memory', () => {
+  it('processes the 20 MB file in a process whose heap is capped below the file size (streams, never holds the file)', async () => {
+    const key = 'incoming/big/capped.txt';
+    await s3.put(key, big.body);
+    const runner = `
+      const { createS3Client, processObject } = await import(process.argv[1]);
+      const client = createS3Client({ endpoint: process.argv[2] });
+      const result = await processObject({ client, bucket: process.argv[3], sourceKey: process.argv[4], outputKey: 'solved/big/capped.txt', reportKey: 'reports/big/capped.txt.json', force: true, partSize: ${PART} });
+      process.stdout.write(JSON.stringify(result.report.counts));
+    `;
+    const child = spawn(
+      process.execPath,
+      ['--max-old-space-size=16', '--import', 'tsx', '--input-type=module', '-e', runner, pathToFileURL(path.join(repoRoot, 'functions', 's3', 'index.ts')).href, s3.server.endpoint, s3.bucket, key],
+      { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true', NODE_NO_WARNINGS: '1' } },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const [code] = (await once(child, 'close')) as [number | null];
+    expect(code, stderr).toBe(0);
+    const n = big.body.length / 82;
+    expect(JSON.parse(stdout)).toMatchObject({ rows: n, solved: n });
+    expect((await s3.text('solved/big/capped.txt'))!.length).toBe(big.body.length);
   });
 });
 
