@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../functions/batch/index.js';
-import { EASY, EASY_SOLUTION } from '../formats/solution-check.js';
+import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
 import { startTestS3 } from '../s3/local-s3.js';
 import type { TestS3 } from '../s3/local-s3.js';
 import { startS3Proxy } from '../s3/s3-proxy.js';

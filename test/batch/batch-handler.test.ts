@@ -9,7 +9,7 @@ import { BatchInputError, BatchItemsFailedError, isBatchEvent, isRunRequest } fr
 import type { BatchEvent, BatchResult, RunSummary } from '../../functions/batch/index.js';
 import { handler } from '../../functions/handler/index.js';
 import { createLambdaContext } from '../../functions/local/lambda-context.js';
-import { EASY, EASY_SOLUTION } from '../formats/solution-check.js';
+import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
 import { startTestS3 } from '../s3/local-s3.js';
 import type { TestS3 } from '../s3/local-s3.js';
 import { startS3Proxy } from '../s3/s3-proxy.js';

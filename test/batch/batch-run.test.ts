@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBatchJob } from '../../functions/batch/index.js';
 import type { BatchItemResult, BatchResult, ChildExecution, RunManifest, RunSummary } from '../../functions/batch/index.js';
 import { handleS3Event } from '../../functions/s3/index.js';
-import { EASY, EASY_SOLUTION } from '../formats/solution-check.js';
+import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
 import { clientFor, startTestS3 } from '../s3/local-s3.js';
 import type { TestS3 } from '../s3/local-s3.js';
 import { startS3Proxy } from '../s3/s3-proxy.js';

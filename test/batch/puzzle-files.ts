@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import type { FileReport } from '../../functions/s3/index.js';
-import { isSolutionOf } from '../formats/solution-check.js';
+import { isSolutionOf } from '../helpers/sudoku-rules.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
 import type { TestS3 } from '../s3/local-s3.js';
 

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readPuzzleSet, puzzlesDir } from '../helpers/puzzle-sets.js';
-import { CONTRADICTORY, EASY, EASY_SOLUTION, isSolutionOf, NO_SOLUTION } from '../formats/solution-check.js';
+import { DUPLICATE as CONTRADICTORY, EASY, EASY_SOLUTION, NO_SOLUTION } from '../helpers/boards.js';
+import { isSolutionOf } from '../helpers/sudoku-rules.js';
 import { ensureBuilt, runCli } from './run-cli.js';
 
 let dir: string;

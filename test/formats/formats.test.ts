@@ -6,7 +6,8 @@ import { solveJsonDocument } from '../../functions/formats/json-document.js';
 import type { FileFormat } from '../../functions/formats/index.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
 import { linesOf, runFormat } from './run-format.js';
-import { CONTRADICTORY, EASY, EASY_SOLUTION, isSolutionOf, MULTIPLE, NO_SOLUTION } from './solution-check.js';
+import { DUPLICATE as CONTRADICTORY, EASY, EASY_SOLUTION, MULTIPLE, NO_SOLUTION } from '../helpers/boards.js';
+import { isSolutionOf } from '../helpers/sudoku-rules.js';
 
 const HARD = readPuzzleSet('puzzles2_17_clue').slice(0, 20);
 const toChars = (s: string) => Array.from({ length: 9 }, (_, r) => [...s.slice(r * 9, r * 9 + 9)]);

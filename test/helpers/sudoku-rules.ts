@@ -22,3 +22,11 @@ export function isValidSolution(givens: Cells, solution: ArrayLike<number>): boo
   }
   return true;
 }
+
+/** The same check on text: `solution` is 81 digits completing `puzzle` (an 81-cell string). */
+export function isSolutionOf(puzzle: string, solution: string): boolean {
+  const givens = puzzle.replace(/[^0-9.]/g, '');
+  if (givens.length !== 81 || !/^[1-9]{81}$/.test(solution)) return false;
+  const cells = Uint8Array.from(givens, (c) => (c === '.' ? 0 : Number(c)));
+  return isValidSolution(cells, Array.from(solution, Number));
+}

@@ -4,7 +4,7 @@ import { handler } from '../../functions/handler/index.js';
 import { buildHttpApiEvent } from '../../functions/local/http-api-event.js';
 import { createLambdaContext } from '../../functions/local/lambda-context.js';
 import { METRIC, metrics } from '../../functions/observability/index.js';
-import { DUPLICATE, EASY, NO_SOLUTION } from './boards.js';
+import { DUPLICATE, EASY, NO_SOLUTION } from '../helpers/boards.js';
 
 async function solve(body: string, contentType = 'application/json', context = createLambdaContext()): Promise<Map<string, number>> {
   const added = new Map<string, number>();

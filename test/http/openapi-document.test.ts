@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { openApiDocument, PROBLEM_TYPES } from '../../functions/http/index.js';
 import { routes } from '../../functions/http/routes.js';
 import { SchemaChecker, type Schema } from './json-schema-check.js';
-import { EASY, EASY_SOLUTION, toChars, toNumbers } from './boards.js';
+import { EASY, EASY_SOLUTION, toChars, toNumbers } from '../helpers/boards.js';
 
 const doc = openApiDocument as unknown as {
   openapi: string;

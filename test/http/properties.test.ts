@@ -6,7 +6,7 @@ import { handler } from '../../functions/handler/index.js';
 import { openApiDocument, type HttpResponse } from '../../functions/http/index.js';
 import { buildHttpApiEvent } from '../../functions/local/http-api-event.js';
 import { createLambdaContext } from '../../functions/local/lambda-context.js';
-import { EASY, EASY_SOLUTION, toChars, toNumbers } from './boards.js';
+import { EASY, EASY_SOLUTION, toChars, toNumbers } from '../helpers/boards.js';
 import { SchemaChecker, type Schema } from './json-schema-check.js';
 import { openApiMismatches } from './openapi-conformance.js';
 

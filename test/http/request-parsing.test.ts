@@ -6,7 +6,7 @@ import { parseMediaType } from '../../functions/http/content-type.js';
 import { routePath } from '../../functions/http/request.js';
 import { buildHttpApiEvent } from '../../functions/local/http-api-event.js';
 import { createLambdaContext } from '../../functions/local/lambda-context.js';
-import { EASY, EASY_SOLUTION, HARD, HARD_SOLUTION, toChars } from './boards.js';
+import { EASY, EASY_SOLUTION, HARD, HARD_SOLUTION, toChars } from '../helpers/boards.js';
 
 const context = createLambdaContext();
 

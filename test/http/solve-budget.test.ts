@@ -5,7 +5,7 @@ import { MAX_SOLVE_MS, SolveBudget, type HttpResponse } from '../../functions/ht
 import { ClientError } from '../../functions/http/client-error.js';
 import { buildHttpApiEvent } from '../../functions/local/http-api-event.js';
 import { createLambdaContext } from '../../functions/local/lambda-context.js';
-import { EASY, EASY_SOLUTION } from './boards.js';
+import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
 
 describe('the solving time budget of one request', () => {
   it('lets work go on until the deadline, then throws a 413 naming how far it got and the limit', () => {

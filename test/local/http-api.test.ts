@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/handler/index.js';
 import { MAX_BOARDS, MAX_BODY_BYTES, PROBLEM_TYPE_URI_PREFIX } from '../../functions/http/index.js';
 import { startHttpServer, type RunningHttpServer } from '../../functions/local/http-server.js';
-import { DUPLICATE, EASY, EASY_SOLUTION, HARD, HARD_SOLUTION, NO_SOLUTION, toChars, toDrawing, toNumbers } from '../http/boards.js';
+import { DUPLICATE, EASY, EASY_SOLUTION, HARD, HARD_SOLUTION, NO_SOLUTION, toChars, toDrawing, toNumbers } from '../helpers/boards.js';
 import { openApiMismatches } from '../http/openapi-conformance.js';
 
 let server: RunningHttpServer;

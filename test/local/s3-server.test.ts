@@ -5,7 +5,7 @@ import type { S3Event } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/handler/index.js';
 import { createLambdaContext } from '../../functions/local/lambda-context.js';
-import { EASY, EASY_SOLUTION } from '../formats/solution-check.js';
+import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
 import { startTestS3 } from '../s3/local-s3.js';
 import type { TestS3 } from '../s3/local-s3.js';
 

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
-import { EASY, EASY_SOLUTION } from '../formats/solution-check.js';
+import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
 import { clientFor } from '../s3/local-s3.js';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 

@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleS3Event, S3RecordsFailedError } from '../../functions/s3/index.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
-import { isSolutionOf } from '../formats/solution-check.js';
+import { isSolutionOf } from '../helpers/sudoku-rules.js';
 import { clientFor, startTestS3 } from './local-s3.js';
 import type { TestS3 } from './local-s3.js';
 import { startS3Proxy } from './s3-proxy.js';

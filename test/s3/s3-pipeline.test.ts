@@ -3,7 +3,7 @@ import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { s3Event } from '../../functions/local/s3-event.js';
 import { handleS3Event, processObject } from '../../functions/s3/index.js';
-import { CONTRADICTORY, EASY, EASY_SOLUTION, MULTIPLE, NO_SOLUTION } from '../formats/solution-check.js';
+import { DUPLICATE as CONTRADICTORY, EASY, EASY_SOLUTION, MULTIPLE, NO_SOLUTION } from '../helpers/boards.js';
 import { startTestS3 } from './local-s3.js';
 import type { TestS3 } from './local-s3.js';
 
