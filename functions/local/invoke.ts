@@ -7,6 +7,7 @@
 import { Console } from 'node:console';
 import { readFile } from 'node:fs/promises';
 import { createLambdaContext } from './lambda-context.js';
+import { DEFAULT_S3_PORT } from './s3-server.js';
 
 function readable(result: unknown): unknown {
   if (typeof result !== 'object' || result === null || typeof (result as { body?: unknown }).body !== 'string') return result;
@@ -26,6 +27,8 @@ export async function main(files: string[]): Promise<number> {
   // Keep stdout for results only (pipe it to jq). Powertools writes to stdout; in dev mode it
   // writes through the global console instead (pretty-printed, metrics off), which goes to stderr here.
   process.env.POWERTOOLS_DEV ??= 'true';
+  // Like `sam local invoke` against the local stack: S3 events read and write the bucket of `npm start`.
+  process.env.S3_ENDPOINT ||= `http://127.0.0.1:${process.env.S3_PORT || DEFAULT_S3_PORT}`;
   globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
   const { handler } = await import('../handler/index.js');
   let failed = 0;

@@ -33,7 +33,7 @@ export async function startS3Service(): Promise<RunningS3Service> {
       `S3          ${server.endpoint}  bucket ${server.bucket}, key/secret ${LOCAL_ACCESS_KEY}/${LOCAL_ACCESS_KEY}, data in ${path.relative(process.cwd(), server.directory) || server.directory}`,
       `  try:      ${cli} cp puzzles.txt s3://${server.bucket}/incoming/puzzles.txt`,
       `  then:     ${cli} cp s3://${server.bucket}/solved/puzzles.txt -   (report: reports/puzzles.txt.json)`,
-      `  events:   S3_ENDPOINT=${server.endpoint} npm run invoke -- events/s3-put.json`,
+      `  events:   npm run invoke -- events/s3-put.json`,
     ],
     close: server.close,
   };
