@@ -35,7 +35,9 @@
 //  - Hidden singles in columns, column-to-box claiming, and "triads" (a minirow or minicolumn
 //    with exactly 3 possible digits holds them all) each cut guesses (forum_hardest_1106 count-2:
 //    344 -> 298 guesses with all three) but cost more per node than they saved: with them the
-//    hard sets ran 15-25% slower (1905_11+: 11.6k/5.7k vs 14.5k/7.3k without).
+//    hard sets ran 15-25% slower (1905_11+: 11.6k/5.7k vs 14.5k/7.3k without). Re-measured with
+//    the final search, column hidden singles alone still cost 8-10% (1905_11+: 23.1k/12.0k vs
+//    25.5k/13.1k).
 //  - A dirty mask instead of rescanning all 27 digit-bands against a copy of their last value:
 //    +5% on the hard sets, and it halves the per-level state (a copy of 30 ints, not 64).
 //  - Branchless eliminations: each other digit-band is written unconditionally and marked dirty
@@ -50,7 +52,7 @@
 //    cut guesses a little more (-2%) but cost more than it saved; preferring the band with the
 //    most unsolved cells alone gave -16%.
 //  - Branching on band permutations (tdoku style) or on a digit's two places in a row: more
-//    guesses than two-candidate cells here (1106 count-2: 540 and 484 against 344).
+//    guesses than even the first two-candidate cell (1106 count-2: 540 and 484 against 344).
 import type { Cells } from './types.js';
 
 const ALL = 0x7ffffff;
