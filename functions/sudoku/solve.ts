@@ -9,10 +9,11 @@ import { findConflicts } from './validate.js';
 export function solveParsed(board: ParsedBoard, options: SolveOptions = {}): SolveOutcome {
   const conflicts = findConflicts(board.cells);
   if (conflicts.length) return { ok: false, problems: conflicts };
-  const checkUnique = options.checkUnique ?? true;
+  // Telling unique from multiple, or rejecting multiple, both need the search to go on to a second solution.
+  const countToTwo = (options.checkUnique ?? true) || options.rejectMultiple === true;
   const cells: Cells = new Uint8Array(81);
   const start = performance.now();
-  const count = countSolutions(board.cells, checkUnique || options.rejectMultiple ? 2 : 1, cells, options.maxGuesses);
+  const count = countSolutions(board.cells, countToTwo ? 2 : 1, cells, options.maxGuesses);
   const stats = { guesses: lastGuessCount(), micros: Math.round((performance.now() - start) * 1000) };
   if (count < 0) return { ok: false, problems: [searchLimit(stats.guesses)], stats };
   if (count === 0) return { ok: false, problems: [noSolution()], stats };
@@ -21,7 +22,7 @@ export function solveParsed(board: ParsedBoard, options: SolveOptions = {}): Sol
     ok: true,
     solution: formatBoard(cells, board.shape),
     cells,
-    unique: checkUnique || options.rejectMultiple ? count === 1 : undefined,
+    unique: countToTwo ? count === 1 : undefined,
     stats,
   };
 }

@@ -217,6 +217,13 @@ function recordSolution(s: Int32Array, base: number): void {
   }
 }
 
+/** Copy the search level at `base` to the next one (where a guess is tried); returns its base. */
+function copyLevel(s: Int32Array, base: number): number {
+  const next = base + SLOT;
+  for (let k = 0; k < SLOT; k++) s[next + k] = s[base + k]!;
+  return next;
+}
+
 /** Depth-first search from level `depth`; true once `limit` solutions were found. */
 function search(depth: number, dirty: number): boolean {
   const s = stack;
@@ -250,8 +257,7 @@ function search(depth: number, dirty: number): boolean {
       }
       if (found >= 0) {
         guesses++;
-        const next = base + SLOT;
-        for (let k = 0; k < SLOT; k++) s[next + k] = s[base + k]!;
+        const next = copyLevel(s, base);
         s[next + found] = confineRows(s[next + found]!, first);
         if (search(depth + 1, 1 << found)) return true;
         s[base + found] &= ~first;
@@ -307,12 +313,11 @@ function search(depth: number, dirty: number): boolean {
     }
     // Try each candidate digit of the cell but the last on a copy; the last one continues in place.
     let last = -1;
-    const next = base + SLOT;
     for (let j = band; j < 27; j += 3) {
       if (!(s[base + j]! & cell)) continue;
       if (last >= 0) {
         guesses++;
-        for (let k = 0; k < SLOT; k++) s[next + k] = s[base + k]!;
+        const next = copyLevel(s, base);
         s[next + last] = confineRows(s[next + last]!, cell);
         if (search(depth + 1, 1 << last)) return true;
       }
