@@ -40,6 +40,12 @@ export function solveReference(board: string[][], deadline: number): boolean {
 /** The LeetCode board shape: 9 rows of 9 one-character strings, '.' empty. */
 export function toCharBoard(puzzle: string): string[][] {
   const rows: string[][] = [];
-  for (let r = 0; r < 9; r++) rows.push(puzzle.slice(r * 9, r * 9 + 9).replace(/0/g, '.').split(''));
+  for (let r = 0; r < 9; r++)
+    rows.push(
+      puzzle
+        .slice(r * 9, r * 9 + 9)
+        .replace(/0/g, '.')
+        .split(''),
+    );
   return rows;
 }

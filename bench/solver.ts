@@ -71,7 +71,10 @@ function timeMode(boards: Cells[], expected: number[], limit: number, runs: numb
  * REFERENCE_CAP_MS; answers verified. Time spent on abandoned puzzles counts, so its rate is an
  * upper bound and the ratios are lower bounds.
  */
-function timeReference(puzzles: string[], boards: Cells[]): { perSecond: number; finished: number; tried: number; seconds: number } {
+function timeReference(
+  puzzles: string[],
+  boards: Cells[],
+): { perSecond: number; finished: number; tried: number; seconds: number } {
   const start = performance.now();
   let finished = 0;
   let tried = 0;
@@ -79,12 +82,14 @@ function timeReference(puzzles: string[], boards: Cells[]): { perSecond: number;
     const board = toCharBoard(puzzles[i]!);
     tried++;
     try {
-      if (!solveReference(board, performance.now() + PER_PUZZLE_MS)) throw new Error(`reference found no solution for puzzle ${i + 1}`);
+      if (!solveReference(board, performance.now() + PER_PUZZLE_MS))
+        throw new Error(`reference found no solution for puzzle ${i + 1}`);
     } catch (e) {
       if (e instanceof ReferenceTimeout) continue;
       throw e;
     }
-    if (!isValidSolution(boards[i]!, board.flat().map(Number))) throw new Error(`reference answer wrong on puzzle ${i + 1}`);
+    if (!isValidSolution(boards[i]!, board.flat().map(Number)))
+      throw new Error(`reference answer wrong on puzzle ${i + 1}`);
     finished++;
   }
   const seconds = (performance.now() - start) / 1000;
@@ -135,12 +140,16 @@ export async function run(): Promise<void> {
   const fullPath = (easy.length / (performance.now() - start)) * 1000;
 
   console.log('\n## Solver (single thread; puzzles/s = median of timed runs, every answer verified)\n');
-  console.log('| set | puzzles | first solution /s | µs | guesses | count to 2 /s | µs | guesses | reference backtracking /s (solved of tried) | ratio first | ratio count-2 |');
+  console.log(
+    '| set | puzzles | first solution /s | µs | guesses | count to 2 /s | µs | guesses | reference backtracking /s (solved of tried) | ratio first | ratio count-2 |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const row of rows) console.log(row);
   console.log('\nAgainst the target (half of tdoku, native C++ with SIMD, on the same kind of machine):\n');
   console.log('| set | first solution: ours / target | count to 2: ours / target |');
   console.log('|---|---:|---:|');
   for (const row of targetRows) console.log(row);
-  console.log(`\nFull solveBoard path (parse, conflict check, search to 2, format) on 17-clue: ${fmt(fullPath)} puzzles/s`);
+  console.log(
+    `\nFull solveBoard path (parse, conflict check, search to 2, format) on 17-clue: ${fmt(fullPath)} puzzles/s`,
+  );
 }

@@ -88,7 +88,9 @@ function text(node: Node, key: keyof Settings, fallback: string, pattern: RegExp
 /** CloudWatch Logs accepts only some retention periods (1, 3, 5, 7, 14, 30, 60, 90, ... days). */
 function retention(node: Node, fallback: number): number {
   const value = integer(node, 'logRetentionDays', fallback, 1, 3653);
-  const allowed = Object.values(RetentionDays).filter((v): v is number => typeof v === 'number' && v !== RetentionDays.INFINITE);
+  const allowed = Object.values(RetentionDays).filter(
+    (v): v is number => typeof v === 'number' && v !== RetentionDays.INFINITE,
+  );
   if (!allowed.includes(value)) {
     throw new Error(`context "logRetentionDays" must be one of ${allowed.join(', ')}, got ${value}`);
   }
@@ -112,6 +114,12 @@ export function readSettings(node: Node): Settings {
     batchScheduleTimezone: text(node, 'batchScheduleTimezone', defaults.batchScheduleTimezone, /^[A-Za-z_+\-/0-9]+$/),
     batchMaxConcurrency: integer(node, 'batchMaxConcurrency', defaults.batchMaxConcurrency, 1, 10000),
     batchItemsPerInvocation: integer(node, 'batchItemsPerInvocation', defaults.batchItemsPerInvocation, 1, 1000),
-    batchToleratedFailurePercent: integer(node, 'batchToleratedFailurePercent', defaults.batchToleratedFailurePercent, 0, 100),
+    batchToleratedFailurePercent: integer(
+      node,
+      'batchToleratedFailurePercent',
+      defaults.batchToleratedFailurePercent,
+      0,
+      100,
+    ),
   };
 }

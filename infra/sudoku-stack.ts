@@ -57,7 +57,8 @@ export class SudokuStack extends Stack {
     for (const child of this.node.children.filter((c) => c.node.id.startsWith('BucketNotificationsHandler'))) {
       Validations.of(child).acknowledge({
         id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-        reason: "CDK's built-in BucketNotificationsHandler (deploy-time only) ships with this managed policy; its role is not configurable.",
+        reason:
+          "CDK's built-in BucketNotificationsHandler (deploy-time only) ships with this managed policy; its role is not configurable.",
       });
     }
 
@@ -93,8 +94,16 @@ export class SudokuStack extends Stack {
       sweepSchedule: settings.sweepSchedule,
       timezone: settings.batchScheduleTimezone,
     });
-    alarms.whenAny('BatchRunFailed', batch.stateMachine.metricFailed({ statistic: 'Sum' }), 'A batch or sweep run failed');
-    alarms.whenAny('BatchRunTimedOut', batch.stateMachine.metricTimedOut({ statistic: 'Sum' }), 'A batch or sweep run timed out');
+    alarms.whenAny(
+      'BatchRunFailed',
+      batch.stateMachine.metricFailed({ statistic: 'Sum' }),
+      'A batch or sweep run failed',
+    );
+    alarms.whenAny(
+      'BatchRunTimedOut',
+      batch.stateMachine.metricTimedOut({ statistic: 'Sum' }),
+      'A batch or sweep run timed out',
+    );
     alarms.whenAny(
       'BatchStartsFailed',
       batch.failedStarts.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum' }),
@@ -112,7 +121,13 @@ export class SudokuStack extends Stack {
       value: batch.stateMachine.stateMachineArn,
       description: 'Start with {"mode":"batch"} or {"mode":"sweep"}',
     });
-    new CfnOutput(this, 'BatchScheduleName', { value: batch.schedules.batch.scheduleName, description: 'Daily batch run' });
-    new CfnOutput(this, 'SweepScheduleName', { value: batch.schedules.sweep.scheduleName, description: 'Daily sweep of incoming/' });
+    new CfnOutput(this, 'BatchScheduleName', {
+      value: batch.schedules.batch.scheduleName,
+      description: 'Daily batch run',
+    });
+    new CfnOutput(this, 'SweepScheduleName', {
+      value: batch.schedules.sweep.scheduleName,
+      description: 'Daily sweep of incoming/',
+    });
   }
 }

@@ -23,7 +23,11 @@ function median(values: number[]): number {
 /** Wall time of one child process from spawn to exit, in ms, and what it printed. */
 function timeProcess(args: string[]): { ms: number; stdout: string } {
   const start = process.hrtime.bigint();
-  const child = spawnSync(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+  const child = spawnSync(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'ignore'],
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '' },
+  });
   if (child.status !== 0) throw new Error(`node ${args.join(' ')} exited with ${child.status}`);
   return { ms: Number(process.hrtime.bigint() - start) / 1e6, stdout: child.stdout };
 }
@@ -57,7 +61,9 @@ const solve = await measure(event('POST', '/solve', easy), 5000);
 writeSync(3, JSON.stringify({ health, solve }));
 `;
 
-async function warmRequests(env: Record<string, string>): Promise<{ health: { total: number[] }; solve: { total: number[]; search: number[] } }> {
+async function warmRequests(
+  env: Record<string, string>,
+): Promise<{ health: { total: number[] }; solve: { total: number[]; search: number[] } }> {
   const child = spawn(process.execPath, ['--input-type=module', '-e', WARM_RUNNER, pathToFileURL(bundle).href], {
     stdio: ['ignore', 'ignore', 'inherit', 'pipe'],
     env: { PATH: process.env.PATH ?? '', ...env },
@@ -66,7 +72,10 @@ async function warmRequests(env: Record<string, string>): Promise<{ health: { to
   (child.stdio[3] as NodeJS.ReadableStream).on('data', (c: Buffer) => chunks.push(c));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   if (code !== 0) throw new Error(`warm request runner exited with ${code}`);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as { health: { total: number[] }; solve: { total: number[]; search: number[] } };
+  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+    health: { total: number[] };
+    solve: { total: number[]; search: number[] };
+  };
 }
 
 export async function run(): Promise<void> {

@@ -54,7 +54,7 @@ async function writePuzzleFile(file: string, set: readonly string[], rows: numbe
   const out = createWriteStream(file);
   let block = '';
   for (const puzzle of puzzleRows(set, rows)) {
-    block += puzzle + '\n';
+    block += `${puzzle}\n`;
     if (block.length >= 1 << 20) {
       if (!out.write(block)) await once(out, 'drain');
       block = '';
@@ -92,11 +92,30 @@ interface ProcessRun {
 }
 
 async function processInChild(endpoint: string, bucket: string, key: string): Promise<ProcessRun> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', PROCESS_RUNNER, pathToFileURL(path.join(root, 'functions', 's3', 'index.ts')).href, bucket, key], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit', 'pipe'],
-    env: { ...process.env, S3_ENDPOINT: endpoint, POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true', NODE_NO_WARNINGS: '1' },
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      PROCESS_RUNNER,
+      pathToFileURL(path.join(root, 'functions', 's3', 'index.ts')).href,
+      bucket,
+      key,
+    ],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit', 'pipe'],
+      env: {
+        ...process.env,
+        S3_ENDPOINT: endpoint,
+        POWERTOOLS_LOG_LEVEL: 'SILENT',
+        POWERTOOLS_METRICS_DISABLED: 'true',
+        NODE_NO_WARNINGS: '1',
+      },
+    },
+  );
   const chunks: Buffer[] = [];
   (child.stdio[3] as NodeJS.ReadableStream).on('data', (c: Buffer) => chunks.push(c));
   const [code] = (await once(child, 'close')) as [number | null];
@@ -113,13 +132,21 @@ async function cliRun(input: string, output: string): Promise<{ seconds: number;
     process.on('exit', (code) => writeSync(3, JSON.stringify({ code, seconds: performance.now() / 1000, maxRssKb: process.resourceUsage().maxRSS })));
     await import(bin);
   `;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script, path.join(root, 'bin', 'sudoku.mjs'), input, output], {
-    stdio: ['ignore', 'inherit', 'inherit', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--input-type=module', '-e', script, path.join(root, 'bin', 'sudoku.mjs'), input, output],
+    {
+      stdio: ['ignore', 'inherit', 'inherit', 'pipe'],
+    },
+  );
   const chunks: Buffer[] = [];
   (child.stdio[3] as NodeJS.ReadableStream).on('data', (c: Buffer) => chunks.push(c));
   await once(child, 'close');
-  const result = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { code: number; seconds: number; maxRssKb: number };
+  const result = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+    code: number;
+    seconds: number;
+    maxRssKb: number;
+  };
   if (result.code !== 0) throw new Error(`the CLI exited with ${result.code}`);
   return result;
 }
@@ -129,7 +156,10 @@ const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
 
 export async function run(): Promise<void> {
   console.log('\n## S3 files, end to end through the local S3 server\n');
-  const set = readFileSync(path.join(puzzlesDir, SET), 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
+  const set = readFileSync(path.join(puzzlesDir, SET), 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const work = mkdtempSync(path.join(os.tmpdir(), 'sudoku-bench-s3-'));
   const server = await startS3Server({ port: 0, directory: path.join(work, 's3'), bucket: 'bench' });
   const client = createS3Client({ endpoint: server.endpoint });
@@ -140,7 +170,12 @@ export async function run(): Promise<void> {
       const file = path.join(work, `puzzles-${n}.txt`);
       await writePuzzleFile(file, set, n);
       const key = `incoming/bench-${n}.txt`;
-      await new Upload({ client, params: { Bucket: 'bench', Key: key, Body: createReadStream(file) }, partSize: 16 * 1024 * 1024, queueSize: 4 }).done();
+      await new Upload({
+        client,
+        params: { Bucket: 'bench', Key: key, Body: createReadStream(file) },
+        partSize: 16 * 1024 * 1024,
+        queueSize: 4,
+      }).done();
       const run = await processInChild(server.endpoint, 'bench', key);
       if (run.report.counts.solved !== n) throw new Error(`only ${run.report.counts.solved} of ${n} rows solved`);
       runs.push({ rows: n, bytes: statSync(file).size, run });
@@ -149,15 +184,23 @@ export async function run(): Promise<void> {
         if (bare.unsolved) throw new Error(`the bare solver failed ${bare.unsolved} puzzles`);
         runs.at(-1)!.bare = bare.perSecond;
         const cli = await cliRun(file, path.join(work, 'cli-out.txt'));
-        console.log(`17-clue puzzles (${SET}, ${fmt(set.length)} reshuffled and repeated); every row solved and counted to two solutions.\n`);
+        console.log(
+          `17-clue puzzles (${SET}, ${fmt(set.length)} reshuffled and repeated); every row solved and counted to two solutions.\n`,
+        );
         console.log('| run | rows | puzzles/s | vs bare solver | peak RSS |');
         console.log('| --- | ---: | ---: | ---: | ---: |');
-        console.log(`| bare solver (solveBoard, same puzzles, in process) | ${fmt(n)} | ${fmt(bare.perSecond)} | 1.00 | |`);
-        console.log(`| CLI \`sudoku solve FILE -o OUT\` (incl. process start) | ${fmt(n)} | ${fmt(n / cli.seconds)} | ${(n / cli.seconds / bare.perSecond).toFixed(2)} | ${mb(cli.maxRssKb)} |`);
+        console.log(
+          `| bare solver (solveBoard, same puzzles, in process) | ${fmt(n)} | ${fmt(bare.perSecond)} | 1.00 | |`,
+        );
+        console.log(
+          `| CLI \`sudoku solve FILE -o OUT\` (incl. process start) | ${fmt(n)} | ${fmt(n / cli.seconds)} | ${(n / cli.seconds / bare.perSecond).toFixed(2)} | ${mb(cli.maxRssKb)} |`,
+        );
       }
       const r = run.report;
       const bare = runs[0]!.bare!;
-      console.log(`| S3 end to end: GetObject -> solve -> multipart Upload -> report (${(runs.at(-1)!.bytes / 1e6).toFixed(0)} MB) | ${fmt(n)} | ${fmt(r.puzzlesPerSecond)} | ${(r.puzzlesPerSecond / bare).toFixed(2)} | ${mb(run.maxRssKb)} |`);
+      console.log(
+        `| S3 end to end: GetObject -> solve -> multipart Upload -> report (${(runs.at(-1)!.bytes / 1e6).toFixed(0)} MB) | ${fmt(n)} | ${fmt(r.puzzlesPerSecond)} | ${(r.puzzlesPerSecond / bare).toFixed(2)} | ${mb(run.maxRssKb)} |`,
+      );
     }
     const [one, four] = runs;
     const growth = (r: ProcessRun) => mb(r.maxRssKb - r.baselineRssKb);

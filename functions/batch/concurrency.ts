@@ -8,7 +8,8 @@ export async function forEachBounded<T>(
   limit: number,
   worker: (item: T) => Promise<void>,
 ): Promise<void> {
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`concurrency limit must be a positive integer, got ${limit}`);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new RangeError(`concurrency limit must be a positive integer, got ${limit}`);
   const iterator = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : toAsync(source[Symbol.iterator]());
   let failure: { error: unknown } | undefined;
   // Async generators queue concurrent next() calls, so the lanes may share one iterator.
@@ -39,7 +40,11 @@ function toAsync<T>(iterator: Iterator<T>): AsyncIterator<T> {
 }
 
 /** `worker` over an array with bounded concurrency, results in input order. */
-export async function mapBounded<T, R>(items: readonly T[], limit: number, worker: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapBounded<T, R>(
+  items: readonly T[],
+  limit: number,
+  worker: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   await forEachBounded(items.keys(), limit, async (index) => {
     results[index] = await worker(items[index]!, index);

@@ -22,8 +22,10 @@ export interface HandleBatchEventOptions {
 /** The event's BatchInput, checked: a batch with no bucket or an unknown mode is not processed at all. */
 function checkedInput(event: BatchEvent): BatchEvent['BatchInput'] {
   const { bucket, mode } = event.BatchInput as { bucket?: unknown; mode?: unknown };
-  if (typeof bucket !== 'string' || bucket === '') throw new BatchInputError('must be the bucket name', 'BatchInput.bucket');
-  if (!isBatchMode(mode)) throw new BatchInputError(`must be "batch" or "sweep", got ${JSON.stringify(mode)}`, 'BatchInput.mode');
+  if (typeof bucket !== 'string' || bucket === '')
+    throw new BatchInputError('must be the bucket name', 'BatchInput.bucket');
+  if (!isBatchMode(mode))
+    throw new BatchInputError(`must be "batch" or "sweep", got ${JSON.stringify(mode)}`, 'BatchInput.mode');
   return { bucket, mode };
 }
 
@@ -32,23 +34,30 @@ function checkedInput(event: BatchEvent): BatchEvent['BatchInput'] {
  * (a failed file is a `failed` result). The per-file results and totals are the child
  * execution's output.
  */
-export async function processBatchEvent(event: BatchEvent, options: HandleBatchEventOptions = {}): Promise<BatchResult> {
+export async function processBatchEvent(
+  event: BatchEvent,
+  options: HandleBatchEventOptions = {},
+): Promise<BatchResult> {
   const { bucket, mode } = checkedInput(event);
   const client = options.client ?? sharedS3Client();
   const started = performance.now();
   const totals = emptyTotals();
-  const items = await mapBounded(event.Items, options.filesInFlight ?? DEFAULT_FILES_PER_INVOCATION_IN_FLIGHT, async (item) => {
-    const result = await processBatchItem({
-      client,
-      bucket,
-      mode,
-      item,
-      ...(options.partSize === undefined ? {} : { partSize: options.partSize }),
-    });
-    addToTotals(totals, result);
-    options.onItem?.(result);
-    return result;
-  });
+  const items = await mapBounded(
+    event.Items,
+    options.filesInFlight ?? DEFAULT_FILES_PER_INVOCATION_IN_FLIGHT,
+    async (item) => {
+      const result = await processBatchItem({
+        client,
+        bucket,
+        mode,
+        item,
+        ...(options.partSize === undefined ? {} : { partSize: options.partSize }),
+      });
+      addToTotals(totals, result);
+      options.onItem?.(result);
+      return result;
+    },
+  );
   return { mode, bucket, ...totals, items, durationMs: Math.round(performance.now() - started) };
 }
 
@@ -59,10 +68,19 @@ export async function processBatchEvent(event: BatchEvent, options: HandleBatchE
  */
 export async function handleBatchEvent(event: BatchEvent, options: HandleBatchEventOptions = {}): Promise<BatchResult> {
   const result = await processBatchEvent(event, options);
-  const summary = { bucket: result.bucket, mode: result.mode, files: result.files, puzzles: result.puzzles, durationMs: result.durationMs };
+  const summary = {
+    bucket: result.bucket,
+    mode: result.mode,
+    files: result.files,
+    puzzles: result.puzzles,
+    durationMs: result.durationMs,
+  };
   if (result.files.failed > 0) {
     const error = new BatchItemsFailedError(result);
-    logger.error('Batch done with failed files; failing the invocation so the map counts them', { ...summary, failed: error.failed });
+    logger.error('Batch done with failed files; failing the invocation so the map counts them', {
+      ...summary,
+      failed: error.failed,
+    });
     throw error;
   }
   logger.info('Batch done', summary);

@@ -16,10 +16,14 @@ export interface HandleRunRequestOptions {
  * spreads the files over many invocations; this path is for `npm run invoke` and small buckets
  * (it is bounded by the function's timeout). Throws when any file failed, like a failed map run.
  */
-export async function handleRunRequest(request: RunRequest, options: HandleRunRequestOptions = {}): Promise<RunSummary> {
+export async function handleRunRequest(
+  request: RunRequest,
+  options: HandleRunRequestOptions = {},
+): Promise<RunSummary> {
   const env = options.env ?? process.env;
   const bucket = request.bucket ?? env.BUCKET;
-  if (!bucket) throw new BatchInputError('no bucket: set it in the request or in the BUCKET environment variable', 'bucket');
+  if (!bucket)
+    throw new BatchInputError('no bucket: set it in the request or in the BUCKET environment variable', 'bucket');
   const summary = await runBatchJob({
     client: options.client ?? sharedS3Client(),
     bucket,

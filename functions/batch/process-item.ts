@@ -24,7 +24,8 @@ export async function processBatchItem(options: ProcessBatchItemOptions): Promis
   const key = item.Key;
   const keys = itemKeysFor(key, mode);
   if (!keys.ok) {
-    if (keys.reason === 'outside-prefix') logger.warn('Ignoring a batch item outside the mode prefix', { bucket, key, mode });
+    if (keys.reason === 'outside-prefix')
+      logger.warn('Ignoring a batch item outside the mode prefix', { bucket, key, mode });
     return { key, status: 'ignored', reason: keys.reason };
   }
   try {
@@ -39,7 +40,12 @@ export async function processBatchItem(options: ProcessBatchItemOptions): Promis
       ...(options.partSize === undefined ? {} : { partSize: options.partSize }),
     });
     if (result.status === 'skipped') {
-      return { key, status: 'skipped', reason: result.reason, ...(result.eTag === undefined ? {} : { eTag: result.eTag }) };
+      return {
+        key,
+        status: 'skipped',
+        reason: result.reason,
+        ...(result.eTag === undefined ? {} : { eTag: result.eTag }),
+      };
     }
     const { report } = result;
     if (report.outcome === 'rejected') {
@@ -48,7 +54,9 @@ export async function processBatchItem(options: ProcessBatchItemOptions): Promis
         status: 'rejected',
         eTag: report.source.eTag,
         reportKey: keys.reportKey,
-        error: report.error ? { code: report.error.code, message: report.error.message } : { code: 'REJECTED', message: 'not a puzzle file' },
+        error: report.error
+          ? { code: report.error.code, message: report.error.message }
+          : { code: 'REJECTED', message: 'not a puzzle file' },
       };
     }
     return {
@@ -57,7 +65,11 @@ export async function processBatchItem(options: ProcessBatchItemOptions): Promis
       eTag: report.source.eTag,
       outputKey: keys.outputKey,
       reportKey: keys.reportKey,
-      puzzles: { rows: report.counts.rows, solved: report.counts.solved, failed: report.counts.rows - report.counts.solved },
+      puzzles: {
+        rows: report.counts.rows,
+        solved: report.counts.solved,
+        failed: report.counts.rows - report.counts.solved,
+      },
       durationMs: report.durationMs,
     };
   } catch (error) {

@@ -45,7 +45,10 @@ export const ENTRIES_PER_RESULT_FILE = 1000;
 
 /** A new run id that sorts by start time: `local-20261129T153000Z-1a2b3c`. */
 export function newRunId(now = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `local-${stamp}-${Math.random().toString(16).slice(2, 8)}`;
 }
 
@@ -107,7 +110,9 @@ export class RunReportWriter {
   }
 
   private async put(key: string, body: string): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: 'application/json' }));
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: 'application/json' }),
+    );
   }
 
   /** Writes what is left, then `manifest.json` and `summary.json`. */
@@ -120,7 +125,7 @@ export class RunReportWriter {
       MapRunArn: `${LOCAL_STATE_MACHINE.replace(':stateMachine:', ':mapRun:')}/${MAP_STATE[this.mode]}:${this.runId}`,
       ResultFiles: this.written,
     };
-    await this.put(`${this.prefix}manifest.json`, JSON.stringify(manifest, null, 2) + '\n');
-    await this.put(`${this.prefix}summary.json`, JSON.stringify(summary, null, 2) + '\n');
+    await this.put(`${this.prefix}manifest.json`, `${JSON.stringify(manifest, null, 2)}\n`);
+    await this.put(`${this.prefix}summary.json`, `${JSON.stringify(summary, null, 2)}\n`);
   }
 }

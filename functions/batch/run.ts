@@ -55,7 +55,8 @@ export async function runBatchJob(options: RunBatchJobOptions): Promise<RunSumma
 
   const record = (result: BatchItemResult): void => {
     addToTotals(totals, result);
-    if (result.status === 'failed' && failures.length < MAX_SUMMARY_FAILURES) failures.push({ key: result.key, error: result.error });
+    if (result.status === 'failed' && failures.length < MAX_SUMMARY_FAILURES)
+      failures.push({ key: result.key, error: result.error });
     options.onItem?.(result);
   };
 
@@ -68,7 +69,10 @@ export async function runBatchJob(options: RunBatchJobOptions): Promise<RunSumma
     }
   }
 
-  const groups = groupItems(counted(listBatchItems(client, bucket, prefix)), options.itemsPerInvocation ?? DEFAULT_ITEMS_PER_INVOCATION);
+  const groups = groupItems(
+    counted(listBatchItems(client, bucket, prefix)),
+    options.itemsPerInvocation ?? DEFAULT_ITEMS_PER_INVOCATION,
+  );
   await forEachBounded(groups, options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY, async (items) => {
     const event: BatchEvent = { Items: items, BatchInput: { bucket, mode } };
     const startDate = new Date();
@@ -91,9 +95,15 @@ export async function runBatchJob(options: RunBatchJobOptions): Promise<RunSumma
       // Not a file's failure (those are results): the invocation as a whole failed, so every
       // file it did not report counts failed, as the map counts them.
       if (!(error instanceof BatchItemsFailedError)) {
-        for (const item of items) if (!seen.has(item.Key)) record({ key: item.Key, status: 'failed', error: itemError(error) });
+        for (const item of items)
+          if (!seen.has(item.Key)) record({ key: item.Key, status: 'failed', error: itemError(error) });
       }
-      report?.add({ input: event, error: error instanceof Error ? error : new Error(String(error)), startDate, stopDate: new Date() });
+      report?.add({
+        input: event,
+        error: error instanceof Error ? error : new Error(String(error)),
+        startDate,
+        stopDate: new Date(),
+      });
     }
   });
 

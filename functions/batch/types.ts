@@ -60,7 +60,15 @@ export interface ItemPuzzles {
  * are folder markers or keys outside the mode's prefix.
  */
 export type BatchItemResult =
-  | { key: string; status: 'solved'; eTag: string; outputKey: string; reportKey: string; puzzles: ItemPuzzles; durationMs: number }
+  | {
+      key: string;
+      status: 'solved';
+      eTag: string;
+      outputKey: string;
+      reportKey: string;
+      puzzles: ItemPuzzles;
+      durationMs: number;
+    }
   | { key: string; status: 'rejected'; eTag: string; reportKey: string; error: ItemError }
   | { key: string; status: 'skipped'; reason: 'already-solved' | 'source-missing'; eTag?: string }
   | { key: string; status: 'ignored'; reason: 'folder' | 'outside-prefix' }

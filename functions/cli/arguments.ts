@@ -20,7 +20,10 @@ export function parseArguments(argv: readonly string[]): CliCommand {
   let format: FileFormat | undefined;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
     if (flag === '-o' || flag === '--output' || flag === '-f' || flag === '--format') {
       const value = inline ?? rest[++i];
       if (value === undefined || value === '') return usageError(`${flag} needs a value`);

@@ -24,7 +24,9 @@ function placeOf(failure: RowFailure): string {
 }
 
 function errorCode(error: unknown): string | undefined {
-  return error !== null && typeof error === 'object' && 'code' in error ? String((error as { code: unknown }).code) : undefined;
+  return error !== null && typeof error === 'object' && 'code' in error
+    ? String((error as { code: unknown }).code)
+    : undefined;
 }
 
 /** `sudoku solve`: returns the exit status. Unlike a library call, every failure here ends as a message and a status. */
@@ -34,7 +36,7 @@ export async function runSolve(command: SolveCommand, io: CliStreams): Promise<n
   const inputKind = fromStdin ? undefined : detectFileKind(command.input);
   const format = command.format ?? (inputKind?.ok ? inputKind.kind.format : 'txt');
   const gunzip = !fromStdin && command.input.toLowerCase().endsWith('.gz');
-  const gzip = command.output !== undefined && command.output.toLowerCase().endsWith('.gz');
+  const gzip = command.output?.toLowerCase().endsWith('.gz') === true;
 
   if (command.output !== undefined && !fromStdin && path.resolve(command.output) === path.resolve(command.input)) {
     io.stderr.write(`sudoku: the output '${command.output}' is the input file; writing it would destroy the puzzles\n`);
@@ -44,7 +46,8 @@ export async function runSolve(command: SolveCommand, io: CliStreams): Promise<n
   let input: Readable;
   if (fromStdin) {
     input = io.stdin;
-    if ((io.stdin as { isTTY?: boolean }).isTTY) io.stderr.write('sudoku: reading puzzles from the terminal, one a line; Ctrl-D to end\n');
+    if ((io.stdin as { isTTY?: boolean }).isTTY)
+      io.stderr.write('sudoku: reading puzzles from the terminal, one a line; Ctrl-D to end\n');
   } else {
     try {
       // Opened first so a missing file is a usage error, not a stream error halfway.
@@ -75,7 +78,9 @@ export async function runSolve(command: SolveCommand, io: CliStreams): Promise<n
     if (errorCode(error) === 'EPIPE' || errorCode(error) === 'ERR_STREAM_PREMATURE_CLOSE') return EXIT_SOME_FAILED;
     if (command.output !== undefined) await unlink(command.output).catch(() => undefined);
     if (isFormatError(error)) {
-      io.stderr.write(`sudoku: ${error.line !== undefined ? `line ${error.line}: ` : ''}${error.code}: ${error.message}\n`);
+      io.stderr.write(
+        `sudoku: ${error.line !== undefined ? `line ${error.line}: ` : ''}${error.code}: ${error.message}\n`,
+      );
       return EXIT_SOME_FAILED;
     }
     const reason = errorCode(error) ?? (error instanceof Error ? error.message : String(error));

@@ -49,7 +49,8 @@ function readHeader(fields: string[], lineNo: number): { columns: Columns; heade
 }
 
 function answerRecord(fields: string[], columns: Columns, result: RowResult): string {
-  const out = fields.length >= columns.width ? fields : [...fields, ...new Array<string>(columns.width - fields.length).fill('')];
+  const out =
+    fields.length >= columns.width ? fields : [...fields, ...new Array<string>(columns.width - fields.length).fill('')];
   out[columns.solution] = result.problems ? '' : (result.solution as string);
   out[columns.status] = result.status;
   out[columns.error] = result.problems ? describeProblem(result.problems[0]!) : '';
@@ -77,7 +78,12 @@ export function createCsvCodec(): LineCodec {
       fields.length > columns.puzzle
         ? solveRow(fields[columns.puzzle]!, place)
         : failedRow(
-            [{ code: 'MISSING_PUZZLE_FIELD', message: `The row has ${fields.length} fields; the puzzle is field ${columns.puzzle + 1}.` }],
+            [
+              {
+                code: 'MISSING_PUZZLE_FIELD',
+                message: `The row has ${fields.length} fields; the puzzle is field ${columns.puzzle + 1}.`,
+              },
+            ],
             place,
           );
     tally.record(result);
@@ -87,7 +93,9 @@ export function createCsvCodec(): LineCodec {
   const unclosed = (tally: FileTally): string => {
     const start = open!.start;
     open = undefined;
-    const result = failedRow([{ code: 'MALFORMED_CSV_ROW', message: 'A quoted field is never closed.' }], { line: start });
+    const result = failedRow([{ code: 'MALFORMED_CSV_ROW', message: 'A quoted field is never closed.' }], {
+      line: start,
+    });
     tally.record(result);
     return columns ? answerRecord([], columns, result) : '';
   };
@@ -101,7 +109,7 @@ export function createCsvCodec(): LineCodec {
         return columns ? answerRecord([], columns, result) : '';
       }
       if (open) {
-        open.text += '\n' + line;
+        open.text += `\n${line}`;
         if (hasOpenQuote(open.text)) {
           if (open.text.length > MAX_LINE_CHARS) return unclosed(tally);
           return undefined;

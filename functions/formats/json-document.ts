@@ -19,7 +19,11 @@ function boardsOf(document: unknown): { boards: unknown[]; wrapped: boolean } {
  * `.json`: read whole (bounded), then answered with one result per board in the same order: an
  * array for an array, `{"results": [...]}` for `{"boards": [...]}`, one result a line.
  */
-export async function* solveJsonDocument(chunks: AsyncIterable<string>, tally: FileTally, maxChars = MAX_JSON_CHARS): AsyncGenerator<string> {
+export async function* solveJsonDocument(
+  chunks: AsyncIterable<string>,
+  tally: FileTally,
+  maxChars = MAX_JSON_CHARS,
+): AsyncGenerator<string> {
   const parts: string[] = [];
   let size = 0;
   for await (const chunk of chunks) {

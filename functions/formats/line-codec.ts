@@ -17,16 +17,20 @@ export interface LineCodec {
 }
 
 /** Runs a codec over batches of lines; one output chunk per input batch. */
-export async function* solveLines(batches: AsyncIterable<Line[]>, codec: LineCodec, tally: FileTally): AsyncGenerator<string> {
+export async function* solveLines(
+  batches: AsyncIterable<Line[]>,
+  codec: LineCodec,
+  tally: FileTally,
+): AsyncGenerator<string> {
   let lineNo = 0;
   for await (const batch of batches) {
     let out = '';
     for (const line of batch) {
       const answer = codec.line(line, ++lineNo, tally);
-      if (answer !== undefined) out += answer + '\n';
+      if (answer !== undefined) out += `${answer}\n`;
     }
     if (out.length > 0) yield out;
   }
   const last = codec.end(tally);
-  if (last !== undefined) yield last + '\n';
+  if (last !== undefined) yield `${last}\n`;
 }

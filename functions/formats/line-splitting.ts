@@ -10,7 +10,10 @@ export const MAX_LINE_CHARS = 1 << 20;
  * LF and CRLF both end a line; the line terminators are dropped. A last line without a
  * terminator is still a line; an empty input has no lines.
  */
-export async function* splitLines(chunks: AsyncIterable<string>, maxLineChars = MAX_LINE_CHARS): AsyncGenerator<Line[]> {
+export async function* splitLines(
+  chunks: AsyncIterable<string>,
+  maxLineChars = MAX_LINE_CHARS,
+): AsyncGenerator<Line[]> {
   let rest = '';
   let overlong = false;
   for await (const chunk of chunks) {

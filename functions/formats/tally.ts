@@ -59,7 +59,11 @@ export class FileTally {
         c.malformed++;
         break;
     }
-    const failure: RowFailure = { status: result.status, problem: result.problems[0]!, more: result.problems.length - 1 };
+    const failure: RowFailure = {
+      status: result.status,
+      problem: result.problems[0]!,
+      more: result.problems.length - 1,
+    };
     this.failuresTotal++;
     if (this.failures.length < this.cap) this.failures.push(failure);
     this.onFailure?.(failure);

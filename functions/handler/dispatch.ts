@@ -18,7 +18,10 @@ const LOGGED_EVENT_CHARS = 2000;
 
 /** A short description of an event for logs and errors: its type and top-level keys. */
 export function describeEvent(event: unknown): string {
-  if (!isRecord(event)) return Array.isArray(event) ? `an array of ${event.length}` : `a value of type ${event === null ? 'null' : typeof event}`;
+  if (!isRecord(event))
+    return Array.isArray(event)
+      ? `an array of ${event.length}`
+      : `a value of type ${event === null ? 'null' : typeof event}`;
   return `an object with keys [${Object.keys(event).slice(0, 20).join(', ')}]`;
 }
 
@@ -32,7 +35,11 @@ function excerpt(event: unknown): string {
 }
 
 /** Hand the event to the first kind that recognises it; log and throw if none does. */
-export async function dispatch(event: unknown, context: Context, kinds: readonly EventKind[] = eventKinds): Promise<unknown> {
+export async function dispatch(
+  event: unknown,
+  context: Context,
+  kinds: readonly EventKind[] = eventKinds,
+): Promise<unknown> {
   for (const kind of kinds) {
     if (kind.recognises(event)) return kind.handle(event, context);
   }

@@ -11,7 +11,10 @@ import type { HttpResponse } from './types.js';
  * Answer one HTTP API request. Whatever the client sent, the answer is a response, never an
  * exception: client mistakes are 4xx problem+json; anything else is our bug, logged, and a 500.
  */
-export function handleHttpEvent(event: APIGatewayProxyEventV2, context?: Pick<Context, 'getRemainingTimeInMillis'>): HttpResponse {
+export function handleHttpEvent(
+  event: APIGatewayProxyEventV2,
+  context?: Pick<Context, 'getRemainingTimeInMillis'>,
+): HttpResponse {
   const start = performance.now();
   const request = toHttpRequest(event);
   let response: HttpResponse;
@@ -23,7 +26,11 @@ export function handleHttpEvent(event: APIGatewayProxyEventV2, context?: Pick<Co
     } else {
       logger.error('Unexpected error answering a request', { error: error as Error, path: request.path });
       response = problemResponse(
-        problemDetails('internalError', 'The service failed to answer; the error is logged with this request id.', request.requestId),
+        problemDetails(
+          'internalError',
+          'The service failed to answer; the error is logged with this request id.',
+          request.requestId,
+        ),
       );
     }
   }

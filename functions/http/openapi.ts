@@ -49,7 +49,7 @@ export const openApiDocument = {
               schema: ref('SolveRequest'),
               examples: {
                 string: { value: { board: EASY } },
-                batch: { value: { boards: [EASY, '11' + EASY.slice(2)] } },
+                batch: { value: { boards: [EASY, `11${EASY.slice(2)}`] } },
               },
             },
             'text/plain': {
@@ -118,7 +118,10 @@ export const openApiDocument = {
         description: '81 cells: 1-9 givens, "." or "0" empty; whitespace and "|" "-" "+" are ignored.',
         examples: [EASY],
       },
-      BoardChars: grid({ type: 'string', enum: ['1', '2', '3', '4', '5', '6', '7', '8', '9', '.', '0'] }, '9 rows of 9 one-character strings (LeetCode 37).'),
+      BoardChars: grid(
+        { type: 'string', enum: ['1', '2', '3', '4', '5', '6', '7', '8', '9', '.', '0'] },
+        '9 rows of 9 one-character strings (LeetCode 37).',
+      ),
       BoardNumbers: grid({ type: 'integer', minimum: 0, maximum: 9 }, '9 rows of 9 numbers, 0 empty.'),
       SolvedBoard: {
         description: 'The solution, in the shape of the board sent.',
@@ -146,7 +149,11 @@ export const openApiDocument = {
         required: ['guesses', 'micros'],
         additionalProperties: false,
         properties: {
-          guesses: { type: 'integer', minimum: 0, description: 'Branching decisions of the search (0: solved by propagation).' },
+          guesses: {
+            type: 'integer',
+            minimum: 0,
+            description: 'Branching decisions of the search (0: solved by propagation).',
+          },
           micros: { type: 'integer', minimum: 0, description: 'Search time in microseconds.' },
         },
       },
@@ -177,7 +184,11 @@ export const openApiDocument = {
         additionalProperties: false,
         properties: {
           index: { type: 'integer', minimum: 0 },
-          status: { type: 'integer', enum: [400, 422], description: 'The status a single-board request would have had.' },
+          status: {
+            type: 'integer',
+            enum: [400, 422],
+            description: 'The status a single-board request would have had.',
+          },
           problems: { type: 'array', minItems: 1, items: ref('Problem') },
         },
       },
@@ -195,7 +206,10 @@ export const openApiDocument = {
         type: 'object',
         required: ['row', 'col'],
         additionalProperties: false,
-        properties: { row: { type: 'integer', minimum: 1, maximum: 9 }, col: { type: 'integer', minimum: 1, maximum: 9 } },
+        properties: {
+          row: { type: 'integer', minimum: 1, maximum: 9 },
+          col: { type: 'integer', minimum: 1, maximum: 9 },
+        },
       },
       Problem: {
         type: 'object',
@@ -237,7 +251,10 @@ export const openApiDocument = {
           status: { type: 'integer', enum: [...new Set(problemTypeNames.map((name) => PROBLEM_TYPES[name].status))] },
           detail: { type: 'string' },
           problems: { type: 'array', items: ref('Problem') },
-          limit: { type: 'integer', description: 'The bound exceeded (413): bytes, boards, or milliseconds of solving.' },
+          limit: {
+            type: 'integer',
+            description: 'The bound exceeded (413): bytes, boards, or milliseconds of solving.',
+          },
           allow: { type: 'array', items: { type: 'string' }, description: 'Accepted methods (405).' },
           accept: { type: 'array', items: { type: 'string' }, description: 'Accepted media types (415).' },
           requestId: { type: 'string', description: 'The request id in the logs.' },

@@ -12,7 +12,10 @@ export function toHttpRequest(event: APIGatewayProxyEventV2): HttpRequest {
   }
   return {
     method: String(event.requestContext.http.method).toUpperCase(),
-    path: routePath(event.rawPath, typeof event.requestContext.stage === 'string' ? event.requestContext.stage : undefined),
+    path: routePath(
+      event.rawPath,
+      typeof event.requestContext.stage === 'string' ? event.requestContext.stage : undefined,
+    ),
     headers,
     body: typeof event.body === 'string' ? event.body : undefined,
     isBase64Encoded: event.isBase64Encoded === true,

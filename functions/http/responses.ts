@@ -4,7 +4,12 @@ import { PROBLEM_TYPES, problemTypeUri, type ProblemTypeName } from './problem-t
 import type { HttpResponse, ProblemDetails } from './types.js';
 
 export function jsonResponse(statusCode: number, value: unknown): HttpResponse {
-  return { statusCode, headers: { 'content-type': MEDIA_TYPE.json }, body: JSON.stringify(value), isBase64Encoded: false };
+  return {
+    statusCode,
+    headers: { 'content-type': MEDIA_TYPE.json },
+    body: JSON.stringify(value),
+    isBase64Encoded: false,
+  };
 }
 
 export function textResponse(statusCode: number, text: string, headers: Record<string, string> = {}): HttpResponse {

@@ -13,9 +13,7 @@ export interface SolveResponse {
   stats: SolveStats;
 }
 
-export type BatchItem =
-  | ({ index: number } & SolveResponse)
-  | { index: number; status: 400 | 422; problems: Problem[] };
+export type BatchItem = ({ index: number } & SolveResponse) | { index: number; status: 400 | 422; problems: Problem[] };
 
 export interface BatchResponse {
   results: BatchItem[];
@@ -23,7 +21,8 @@ export interface BatchResponse {
   failed: number;
 }
 
-const SHAPES_HINT = 'a board is an 81-character string, a 9x9 array of one-character strings, or a 9x9 array of numbers';
+const SHAPES_HINT =
+  'a board is an 81-character string, a 9x9 array of one-character strings, or a 9x9 array of numbers';
 
 /** POST /solve with a JSON body: `{"board": B}` or `{"boards": [B, ...]}`. */
 export function solveJsonBody(text: string, budget: SolveBudget): HttpResponse {
@@ -35,7 +34,10 @@ export function solveJsonBody(text: string, budget: SolveBudget): HttpResponse {
     throw new ClientError('malformedJson', `The body is not valid JSON: ${reason}.`);
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ClientError('invalidRequest', `The body must be a JSON object {"board": ...} or {"boards": [...]}; ${SHAPES_HINT}.`);
+    throw new ClientError(
+      'invalidRequest',
+      `The body must be a JSON object {"board": ...} or {"boards": [...]}; ${SHAPES_HINT}.`,
+    );
   }
   const hasBoard = Object.hasOwn(body, 'board');
   const hasBoards = Object.hasOwn(body, 'boards');

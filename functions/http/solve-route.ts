@@ -16,7 +16,10 @@ export function solveRoute(request: HttpRequest, budget: SolveBudget): HttpRespo
   if (!mediaType || !(ACCEPTED as string[]).includes(mediaType.essence)) {
     const got = header ? `"${header.slice(0, 100)}"` : 'no content-type';
     // curl -d sends a form content type unless told otherwise: the commonest way to get here.
-    const hint = mediaType?.essence === 'application/x-www-form-urlencoded' ? " (with curl, add -H 'content-type: application/json')" : '';
+    const hint =
+      mediaType?.essence === 'application/x-www-form-urlencoded'
+        ? " (with curl, add -H 'content-type: application/json')"
+        : '';
     throw new ClientError('unsupportedMediaType', `POST /solve takes ${ACCEPTED.join(' or ')}; got ${got}${hint}.`, {
       accept: ACCEPTED,
     });

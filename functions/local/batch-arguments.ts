@@ -3,7 +3,13 @@ import type { BatchMode } from '../batch/types.js';
 /** What `npm run batch -- ...` asks for. */
 export type BatchCommand =
   | { kind: 'help' }
-  | { kind: 'run'; mode: BatchMode; prefix: string | undefined; maxConcurrency: number | undefined; itemsPerInvocation: number | undefined }
+  | {
+      kind: 'run';
+      mode: BatchMode;
+      prefix: string | undefined;
+      maxConcurrency: number | undefined;
+      itemsPerInvocation: number | undefined;
+    }
   | { kind: 'usage-error'; message: string };
 
 export const BATCH_USAGE = `usage: npm run batch [-- [--sweep] [--prefix P] [--concurrency N] [--batch-size N]]
@@ -28,7 +34,10 @@ export function parseBatchArguments(argv: readonly string[]): BatchCommand {
   if (argv.includes('-h') || argv.includes('--help')) return { kind: 'help' };
   let mode: BatchMode = 'batch';
   let prefix: string | undefined;
-  const numbers: Record<'--concurrency' | '--batch-size', number | undefined> = { '--concurrency': undefined, '--batch-size': undefined };
+  const numbers: Record<'--concurrency' | '--batch-size', number | undefined> = {
+    '--concurrency': undefined,
+    '--batch-size': undefined,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
@@ -48,5 +57,11 @@ export function parseBatchArguments(argv: readonly string[]): BatchCommand {
       return usageError(`unknown argument '${arg}'`);
     }
   }
-  return { kind: 'run', mode, prefix, maxConcurrency: numbers['--concurrency'], itemsPerInvocation: numbers['--batch-size'] };
+  return {
+    kind: 'run',
+    mode,
+    prefix,
+    maxConcurrency: numbers['--concurrency'],
+    itemsPerInvocation: numbers['--batch-size'],
+  };
 }

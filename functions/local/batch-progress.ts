@@ -13,7 +13,9 @@ const rate = (count: number, ms: number): string => (ms > 0 ? format(Math.round(
 /** One progress line: `files 37/50 listed (35 solved, 2 skipped) | puzzles 1,234 | 12.3 files/s | 456 puzzles/s | 3.2 s`. */
 export function progressLine(state: ProgressState): string {
   const done = Object.values(state.files).reduce((a, b) => a + b, 0);
-  const parts = (Object.entries(state.files) as [BatchItemStatus, number][]).filter(([, n]) => n > 0).map(([status, n]) => `${format(n)} ${status}`);
+  const parts = (Object.entries(state.files) as [BatchItemStatus, number][])
+    .filter(([, n]) => n > 0)
+    .map(([status, n]) => `${format(n)} ${status}`);
   return [
     `files ${format(done)}/${format(state.listed)} listed${parts.length ? ` (${parts.join(', ')})` : ''}`,
     `puzzles ${format(state.puzzles)}`,
@@ -35,7 +37,12 @@ export interface ProgressOutput {
  * stays readable, and a last line when done.
  */
 export class BatchProgress {
-  private readonly state: ProgressState = { listed: 0, files: { solved: 0, rejected: 0, skipped: 0, ignored: 0, failed: 0 }, puzzles: 0, elapsedMs: 0 };
+  private readonly state: ProgressState = {
+    listed: 0,
+    files: { solved: 0, rejected: 0, skipped: 0, ignored: 0, failed: 0 },
+    puzzles: 0,
+    elapsedMs: 0,
+  };
   private readonly started = performance.now();
   private lastShown = -Infinity;
   private readonly everyMs: number;

@@ -22,8 +22,12 @@ function summaryLines(summary: RunSummary): string[] {
     `  puzzles: ${summary.puzzles.rows} (${summary.puzzles.solved} solved, ${summary.puzzles.failed} not solved: see each file's report)`,
     `  rate:    ${summary.filesPerSecond} files/s, ${summary.puzzlesPerSecond} puzzles/s`,
   ];
-  if (summary.reportPrefix) lines.push(`  report:  s3://${summary.bucket}/${summary.reportPrefix}summary.json (and manifest.json, SUCCEEDED_n.json, FAILED_n.json)`);
-  for (const failure of summary.failures) lines.push(`  failed:  ${failure.key}: ${failure.error.code}: ${failure.error.message}`);
+  if (summary.reportPrefix)
+    lines.push(
+      `  report:  s3://${summary.bucket}/${summary.reportPrefix}summary.json (and manifest.json, SUCCEEDED_n.json, FAILED_n.json)`,
+    );
+  for (const failure of summary.failures)
+    lines.push(`  failed:  ${failure.key}: ${failure.error.code}: ${failure.error.message}`);
   return lines;
 }
 
@@ -66,8 +70,13 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     // Listing or writing the run report failed: nothing says which files were done.
     progress.finish();
     const e = error as { name?: string; message?: string; code?: string };
-    const hint = e.code === 'ECONNREFUSED' || e.name === 'NoSuchBucket' ? ` (is \`npm start\` running? endpoint ${endpoint}, bucket ${bucket})` : '';
-    process.stderr.write(`npm run batch: could not run against s3://${bucket} at ${endpoint}: ${e.name ?? 'Error'}: ${e.message ?? String(error)}${hint}\n`);
+    const hint =
+      e.code === 'ECONNREFUSED' || e.name === 'NoSuchBucket'
+        ? ` (is \`npm start\` running? endpoint ${endpoint}, bucket ${bucket})`
+        : '';
+    process.stderr.write(
+      `npm run batch: could not run against s3://${bucket} at ${endpoint}: ${e.name ?? 'Error'}: ${e.message ?? String(error)}${hint}\n`,
+    );
     return EXIT_CANNOT_RUN;
   } finally {
     client.destroy();
@@ -75,4 +84,5 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
 }
 
 // Run only as the `npm run batch` script, so tests can import main().
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = await main(process.argv.slice(2));
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
+  process.exitCode = await main(process.argv.slice(2));

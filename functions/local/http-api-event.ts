@@ -17,7 +17,8 @@ export interface HttpApiRequest {
  * Content types API Gateway passes as text; any other body (and any body that is not valid
  * UTF-8) arrives base64-encoded with `isBase64Encoded: true`.
  */
-const TEXT_TYPES = /^(text\/[^;]+|application\/([\w.-]+\+)?(json|xml)|application\/javascript|application\/x-www-form-urlencoded)\s*(;|$)/i;
+const TEXT_TYPES =
+  /^(text\/[^;]+|application\/([\w.-]+\+)?(json|xml)|application\/javascript|application\/x-www-form-urlencoded)\s*(;|$)/i;
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 

@@ -110,7 +110,9 @@ interface StructuredResult {
 }
 
 function isStructuredResult(result: unknown): result is StructuredResult {
-  return typeof result === 'object' && result !== null && typeof (result as { statusCode?: unknown }).statusCode === 'number';
+  return (
+    typeof result === 'object' && result !== null && typeof (result as { statusCode?: unknown }).statusCode === 'number'
+  );
 }
 
 /**

@@ -10,7 +10,8 @@ import { createLambdaContext } from './lambda-context.js';
 import { DEFAULT_S3_PORT } from './s3-server.js';
 
 function readable(result: unknown): unknown {
-  if (typeof result !== 'object' || result === null || typeof (result as { body?: unknown }).body !== 'string') return result;
+  if (typeof result !== 'object' || result === null || typeof (result as { body?: unknown }).body !== 'string')
+    return result;
   const { body, ...rest } = result as { body: string };
   try {
     return { ...rest, body: JSON.parse(body) as unknown };
@@ -42,8 +43,12 @@ export async function main(files: string[]): Promise<number> {
       process.stdout.write(`${JSON.stringify(readable(result), null, 2)}\n`);
     } catch (error) {
       failed++;
-      process.stderr.write(`${file}: the handler threw (the invocation fails; AWS would retry): ${error instanceof Error ? error.message : String(error)}\n`);
-      process.stdout.write(`${JSON.stringify({ errorType: error instanceof Error ? error.name : 'Error', errorMessage: error instanceof Error ? error.message : String(error) }, null, 2)}\n`);
+      process.stderr.write(
+        `${file}: the handler threw (the invocation fails; AWS would retry): ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+      process.stdout.write(
+        `${JSON.stringify({ errorType: error instanceof Error ? error.name : 'Error', errorMessage: error instanceof Error ? error.message : String(error) }, null, 2)}\n`,
+      );
     }
   }
   return failed ? 1 : 0;

@@ -50,7 +50,12 @@ export function objectCreatedRecord(object: ObjectCreated): S3EventRecord {
       s3SchemaVersion: '1.0',
       configurationId: 'sudoku-incoming',
       bucket: { name: object.bucket, ownerIdentity: { principalId: hex(7) }, arn: `arn:aws:s3:::${object.bucket}` },
-      object: { key: encodeEventKey(object.key), size: object.size, eTag: object.eTag, sequencer: object.sequencer ?? nextSequencer() },
+      object: {
+        key: encodeEventKey(object.key),
+        size: object.size,
+        eTag: object.eTag,
+        sequencer: object.sequencer ?? nextSequencer(),
+      },
     },
   };
 }

@@ -8,7 +8,8 @@ const HARD = [
   '.................1.....2.3......3.2...4....5...6.1.....3......6.7..8...952.7.....',
   '.................1.....2.3......425...6.......17....8.....7...64...6....9..8...1.',
 ];
-const toNumbers = (s: string) => Array.from({ length: 9 }, (_, r) => [...s.slice(r * 9, r * 9 + 9)].map((c) => (c === '.' ? 0 : Number(c))));
+const toNumbers = (s: string) =>
+  Array.from({ length: 9 }, (_, r) => [...s.slice(r * 9, r * 9 + 9)].map((c) => (c === '.' ? 0 : Number(c))));
 
 /**
  * The objects named by events/s3-*.json, so `npm run invoke -- events/s3-put.json` has something
@@ -16,11 +17,11 @@ const toNumbers = (s: string) => Array.from({ length: 9 }, (_, r) => [...s.slice
  */
 export const SAMPLE_OBJECTS: Record<string, string | Buffer> = {
   // One blank line and one bad line, so the report has something to say.
-  'incoming/samples/puzzles.txt': [EASY, ...HARD, '', 'this line is not a puzzle', EASY.replace('5', '6')].join('\n') + '\n',
-  'incoming/samples/kaggle.csv': 'quizzes,solutions\n' + [EASY, ...HARD].map((p) => `${p.replace(/\./g, '0')},`).join('\n') + '\n',
-  'incoming/samples/my puzzles+more.jsonl': [JSON.stringify(EASY), JSON.stringify(toNumbers(HARD[0]!)), JSON.stringify({ board: HARD[1] })].join('\n') + '\n',
-  'incoming/samples/boards.json': JSON.stringify({ boards: [EASY, ...HARD] }, null, 2) + '\n',
-  'incoming/samples/puzzles.txt.gz': gzipSync([EASY, ...HARD].join('\n') + '\n'),
+  'incoming/samples/puzzles.txt': `${[EASY, ...HARD, '', 'this line is not a puzzle', EASY.replace('5', '6')].join('\n')}\n`,
+  'incoming/samples/kaggle.csv': `quizzes,solutions\n${[EASY, ...HARD].map((p) => `${p.replace(/\./g, '0')},`).join('\n')}\n`,
+  'incoming/samples/my puzzles+more.jsonl': `${[JSON.stringify(EASY), JSON.stringify(toNumbers(HARD[0]!)), JSON.stringify({ board: HARD[1] })].join('\n')}\n`,
+  'incoming/samples/boards.json': `${JSON.stringify({ boards: [EASY, ...HARD] }, null, 2)}\n`,
+  'incoming/samples/puzzles.txt.gz': gzipSync(`${[EASY, ...HARD].join('\n')}\n`),
 };
 
 /** Puts every sample that is not in the bucket yet; returns the keys written. */

@@ -47,7 +47,9 @@ export interface LocalS3Server {
 }
 
 function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
 export async function startS3Server(options: LocalS3ServerOptions = {}): Promise<LocalS3Server> {
@@ -87,7 +89,9 @@ export async function startS3Server(options: LocalS3ServerOptions = {}): Promise
   };
 
   const boundPort = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code, signal) => reject(new Error(`the local S3 server exited before it was ready (${signal ?? code})`)));
+    child.once('exit', (code, signal) =>
+      reject(new Error(`the local S3 server exited before it was ready (${signal ?? code})`)),
+    );
     child.on('message', (message: S3rverMessage) => {
       switch (message.type) {
         case 'ready':
@@ -105,7 +109,11 @@ export async function startS3Server(options: LocalS3ServerOptions = {}): Promise
               key: message.key,
               size: message.size,
               eTag: message.eTag,
-              eventName: message.copy ? 'ObjectCreated:Copy' : message.multipart ? 'ObjectCreated:CompleteMultipartUpload' : 'ObjectCreated:Put',
+              eventName: message.copy
+                ? 'ObjectCreated:Copy'
+                : message.multipart
+                  ? 'ObjectCreated:CompleteMultipartUpload'
+                  : 'ObjectCreated:Put',
             }),
           );
           break;

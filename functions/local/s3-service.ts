@@ -20,7 +20,9 @@ export async function startS3Service(): Promise<RunningS3Service> {
     // As in AWS, each upload is one asynchronous invocation with the function's timeout.
     onObjectCreated: (event) => handler(event, createLambdaContext({ timeoutMs: 900_000 })),
     onDeliveryError: (error) =>
-      process.stderr.write(`S3 event: the handler threw (AWS would retry, then dead-letter): ${error instanceof Error ? error.message : String(error)}\n`),
+      process.stderr.write(
+        `S3 event: the handler threw (AWS would retry, then dead-letter): ${error instanceof Error ? error.message : String(error)}\n`,
+      ),
   });
   // The handler's S3 client reads this on first use: it must talk to this server, not to AWS.
   process.env.S3_ENDPOINT = server.endpoint;

@@ -21,7 +21,8 @@ export const httpApiService: LocalService = async () => {
   const server = await startHttpServer({
     port,
     handler,
-    onHandlerError: (error) => process.stderr.write(`handler failed: ${error instanceof Error ? error.stack : String(error)}\n`),
+    onHandlerError: (error) =>
+      process.stderr.write(`handler failed: ${error instanceof Error ? error.stack : String(error)}\n`),
   });
   const board = '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79';
   return {

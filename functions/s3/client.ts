@@ -31,7 +31,10 @@ export function createS3Client(settings: S3ClientSettings = s3ClientSettingsFrom
           endpoint: settings.endpoint,
           // A local server has no per-bucket DNS names.
           forcePathStyle: true,
-          credentials: { accessKeyId: settings.accessKeyId ?? 'S3RVER', secretAccessKey: settings.secretAccessKey ?? 'S3RVER' },
+          credentials: {
+            accessKeyId: settings.accessKeyId ?? 'S3RVER',
+            secretAccessKey: settings.secretAccessKey ?? 'S3RVER',
+          },
         }
       : {}),
     // The SDK's default flexible checksums corrupt streamed PutObject/UploadPart bodies on Node 20

@@ -5,7 +5,9 @@ import type { S3RecordResult } from './handle-event.js';
 /** An S3 event notification: every record from `aws:s3` with an `s3` part. */
 export function isS3Event(event: unknown): event is S3Event {
   if (!isRecord(event) || !Array.isArray(event.Records) || event.Records.length === 0) return false;
-  return event.Records.every((record: unknown) => isRecord(record) && record.eventSource === 'aws:s3' && isRecord(record.s3));
+  return event.Records.every(
+    (record: unknown) => isRecord(record) && record.eventSource === 'aws:s3' && isRecord(record.s3),
+  );
 }
 
 export const s3EventKind: EventKind<S3Event, S3RecordResult[]> = {

@@ -31,7 +31,11 @@ export async function handleS3Event(event: S3Event, options: HandleS3EventOption
     const bucket = record.s3.bucket.name;
     const sourceKey = decodeEventKey(record.s3.object.key);
     if (!record.eventName.startsWith('ObjectCreated:')) {
-      logger.info('Ignoring an S3 event that does not create an object', { eventName: record.eventName, bucket, sourceKey });
+      logger.info('Ignoring an S3 event that does not create an object', {
+        eventName: record.eventName,
+        bucket,
+        sourceKey,
+      });
       results.push({ status: 'ignored', reason: 'not-object-created', sourceKey });
       continue;
     }

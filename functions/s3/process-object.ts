@@ -30,7 +30,12 @@ export type ProcessObjectResult =
   | { status: 'processed'; report: FileReport }
   | { status: 'skipped'; reason: 'already-solved' | 'source-missing'; sourceKey: string; eTag?: string };
 
-const CONTENT_TYPE = { txt: 'text/plain; charset=utf-8', csv: 'text/csv; charset=utf-8', jsonl: 'application/x-ndjson', json: 'application/json' };
+const CONTENT_TYPE = {
+  txt: 'text/plain; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+  jsonl: 'application/x-ndjson',
+  json: 'application/json',
+};
 
 /** ETags come quoted from HEAD/GET and bare in events; compare them bare. */
 function bareETag(eTag: string | undefined): string {
@@ -65,7 +70,12 @@ async function alreadySolved(options: ProcessObjectOptions, eTag: string): Promi
  * Streams the source through the solver into a multipart upload of the output. The output
  * appears only when complete: on any failure the upload is aborted and the error rethrown.
  */
-async function solveIntoOutput(options: ProcessObjectOptions, kind: FileKind, eTag: string, tally: FileTally): Promise<void> {
+async function solveIntoOutput(
+  options: ProcessObjectOptions,
+  kind: FileKind,
+  eTag: string,
+  tally: FileTally,
+): Promise<void> {
   const { client, bucket } = options;
   // IfMatch: solve exactly the version that was checked (S3 answers 412 if it changed since; the retry takes the new one).
   const got = await client.send(new GetObjectCommand({ Bucket: bucket, Key: options.sourceKey, IfMatch: `"${eTag}"` }));
@@ -162,14 +172,22 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
     new PutObjectCommand({
       Bucket: bucket,
       Key: options.reportKey,
-      Body: JSON.stringify(report, null, 2) + '\n',
+      Body: `${JSON.stringify(report, null, 2)}\n`,
       ContentType: 'application/json',
       Metadata: { [SOURCE_ETAG_METADATA]: eTag, [SOURCE_KEY_METADATA]: encodeURIComponent(sourceKey) },
     }),
   );
   recordSolves(tally.counts.solved, tally.failed, Math.round(durationMs * 1000));
-  const summary = { bucket, sourceKey, eTag, outcome: report.outcome, counts: report.counts, durationMs: report.durationMs };
+  const summary = {
+    bucket,
+    sourceKey,
+    eTag,
+    outcome: report.outcome,
+    counts: report.counts,
+    durationMs: report.durationMs,
+  };
   if (rejection) logger.warn('File rejected: no output written', { ...summary, error: report.error });
-  else logger.info('File solved', { ...summary, outputKey: options.outputKey, puzzlesPerSecond: report.puzzlesPerSecond });
+  else
+    logger.info('File solved', { ...summary, outputKey: options.outputKey, puzzlesPerSecond: report.puzzlesPerSecond });
   return { status: 'processed', report };
 }

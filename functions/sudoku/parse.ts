@@ -1,4 +1,11 @@
-import { badCharacter, badCharacterBeyondBoard, digitOutOfRange, wrongLength, wrongShape, wrongType } from './problems.js';
+import {
+  badCharacter,
+  badCharacterBeyondBoard,
+  digitOutOfRange,
+  wrongLength,
+  wrongShape,
+  wrongType,
+} from './problems.js';
 import type { Cells, ParseResult, Problem } from './types.js';
 
 /** More bad characters than this in one board is noise; the first few tell the caller what is wrong. */
@@ -16,7 +23,9 @@ function isIgnorable(c: number): boolean {
 
 function describeChar(ch: string): string {
   const cp = ch.codePointAt(0) ?? 0;
-  return cp < 32 || cp === 127 ? `the control character U+${cp.toString(16).toUpperCase().padStart(4, '0')}` : `'${ch}'`;
+  return cp < 32 || cp === 127
+    ? `the control character U+${cp.toString(16).toUpperCase().padStart(4, '0')}`
+    : `'${ch}'`;
 }
 
 /**
@@ -39,7 +48,9 @@ export function parseBoardString(text: string): ParseResult {
       if (bad < MAX_REPORTED) {
         const ch = String.fromCodePoint(text.codePointAt(i) ?? c);
         const shown = describeChar(ch);
-        problems.push(n < 81 ? badCharacter(Math.floor(n / 9) + 1, (n % 9) + 1, shown) : badCharacterBeyondBoard(i + 1, shown));
+        problems.push(
+          n < 81 ? badCharacter(Math.floor(n / 9) + 1, (n % 9) + 1, shown) : badCharacterBeyondBoard(i + 1, shown),
+        );
         if (ch.length === 2) i++;
       }
       bad++;
@@ -78,7 +89,8 @@ function parseBoardArray(rows: unknown[]): ParseResult {
       const v = grid[r]![c];
       if (problems.length >= MAX_REPORTED) break;
       if (shape === 'numbers') {
-        if (typeof v !== 'number') problems.push(badCharacter(r + 1, c + 1, `${describeValue(v)} in a board of numbers`));
+        if (typeof v !== 'number')
+          problems.push(badCharacter(r + 1, c + 1, `${describeValue(v)} in a board of numbers`));
         else if (!Number.isInteger(v) || v < 0 || v > 9) problems.push(digitOutOfRange(r + 1, c + 1, describeValue(v)));
         else cells[r * 9 + c] = v;
       } else if (typeof v !== 'string') {

@@ -72,7 +72,12 @@ const LOCK27 = new Int32Array(512);
 
 (function buildTables(): void {
   const perms = [
-    [0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0],
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
   ].map((p) => (1 << p[0]!) | (1 << (3 + p[1]!)) | (1 << (6 + p[2]!)));
   for (let x = 0; x < 512; x++) {
     MINI[x] = (x & 7 ? 1 : 0) | (x & 56 ? 2 : 0) | (x & 448 ? 4 : 0);
@@ -122,7 +127,9 @@ let solutionOut: Uint8Array = new Uint8Array(81);
  * Returns the new value, or -1 when two of `cells` share a row (the digit would appear twice).
  */
 function confineRows(x: number, cells: number): number {
-  const c0 = cells & 511, c1 = (cells >>> 9) & 511, c2 = cells >>> 18;
+  const c0 = cells & 511,
+    c1 = (cells >>> 9) & 511,
+    c2 = cells >>> 18;
   if ((c0 & (c0 - 1)) | (c1 & (c1 - 1)) | (c2 & (c2 - 1))) return -1;
   const rows = (((c0 + 511) >>> 9) * 511) | ((((c1 + 511) >>> 9) * 511) << 9) | ((((c2 + 511) >>> 9) * 511) << 18);
   return (x & ~rows) | cells;
@@ -143,7 +150,7 @@ function propagate(s: Int32Array, base: number, dirty: number): boolean {
       const placed = ROW_SINGLE[S & 511]! | (ROW_SINGLE[(S >>> 9) & 511]! << 9) | (ROW_SINGLE[S >>> 18]! << 18);
       const newly = placed & s[base + U_OFF + b]!;
       if (newly) {
-        s[base + U_OFF + b] ^= newly;
+        s[base + U_OFF + b] = s[base + U_OFF + b]! ^ newly;
         const keep = ~newly;
         for (let j = b; j < 27; j += 3) {
           const v = s[base + j]!;
@@ -193,7 +200,9 @@ function propagate(s: Int32Array, base: number, dirty: number): boolean {
       }
     }
     for (let j = 0; j < 27; j += 3) {
-      const S0 = s[base + j]!, S1 = s[base + j + 1]!, S2 = s[base + j + 2]!;
+      const S0 = s[base + j]!,
+        S1 = s[base + j + 1]!,
+        S2 = s[base + j + 2]!;
       const p0 = (S0 | (S0 >>> 9) | (S0 >>> 18)) & 511;
       const p1 = (S1 | (S1 >>> 9) | (S1 >>> 18)) & 511;
       const p2 = (S2 | (S2 >>> 9) | (S2 >>> 18)) & 511;
@@ -230,7 +239,9 @@ function search(depth: number, dirty: number): boolean {
   const base = depth * SLOT;
   for (;;) {
     if (!propagate(s, base, dirty)) return false;
-    const U0 = s[base + U_OFF]!, U1 = s[base + U_OFF + 1]!, U2 = s[base + U_OFF + 2]!;
+    const U0 = s[base + U_OFF]!,
+      U1 = s[base + U_OFF + 1]!,
+      U2 = s[base + U_OFF + 2]!;
     if (!(U0 | U1 | U2)) {
       if (solutionCount === 0) recordSolution(s, base);
       return ++solutionCount >= limit;
@@ -260,18 +271,26 @@ function search(depth: number, dirty: number): boolean {
         const next = copyLevel(s, base);
         s[next + found] = confineRows(s[next + found]!, first);
         if (search(depth + 1, 1 << found)) return true;
-        s[base + found] &= ~first;
+        s[base + found] = s[base + found]! & ~first;
         dirty = 1 << found;
         continue;
       }
     }
     // Branch on a cell with the fewest candidates (two, almost always) and, among those, the most
     // unsolved peers: either choice then constrains the most cells.
-    let bi0 = 0, bi1 = 0, bi2 = 0, tri0 = 0, tri1 = 0, tri2 = 0;
+    let bi0 = 0,
+      bi1 = 0,
+      bi2 = 0,
+      tri0 = 0,
+      tri1 = 0,
+      tri2 = 0;
     for (let b = 0; b < 3; b++) {
       const U = s[base + U_OFF + b]!;
       if (!U) continue;
-      let one = 0, two = 0, three = 0, four = 0;
+      let one = 0,
+        two = 0,
+        three = 0,
+        four = 0;
       for (let j = base + b; j < base + 27; j += 3) {
         const x = s[j]!;
         four |= three & x;
@@ -281,12 +300,30 @@ function search(depth: number, dirty: number): boolean {
       }
       const bi = U & two & ~three;
       const tri = U & three & ~four;
-      if (b === 0) { bi0 = bi; tri0 = tri; } else if (b === 1) { bi1 = bi; tri1 = tri; } else { bi2 = bi; tri2 = tri; }
+      if (b === 0) {
+        bi0 = bi;
+        tri0 = tri;
+      } else if (b === 1) {
+        bi1 = bi;
+        tri1 = tri;
+      } else {
+        bi2 = bi;
+        tri2 = tri;
+      }
     }
-    let choice0 = bi0, choice1 = bi1, choice2 = bi2;
+    let choice0 = bi0,
+      choice1 = bi1,
+      choice2 = bi2;
     if (!(bi0 | bi1 | bi2)) {
-      if (tri0 | tri1 | tri2) { choice0 = tri0; choice1 = tri1; choice2 = tri2; }
-      else { choice0 = U0; choice1 = U1; choice2 = U2; }
+      if (tri0 | tri1 | tri2) {
+        choice0 = tri0;
+        choice1 = tri1;
+        choice2 = tri2;
+      } else {
+        choice0 = U0;
+        choice1 = U1;
+        choice2 = U2;
+      }
     }
     let band = -1;
     let cell = 0;
@@ -348,7 +385,7 @@ function loadGivens(cells: Cells): void {
     if (!d) continue;
     const b = (i / 27) | 0;
     const bit = 1 << (i - b * 27);
-    for (let j = b; j < 27; j += 3) s[j] &= ~bit;
+    for (let j = b; j < 27; j += 3) s[j] = s[j]! & ~bit;
     const k = (d - 1) * 3 + b;
     // The given keeps only its own cell in its band row; a second equal given in that row wipes it
     // out, which leaves a cell with no candidate: a contradiction found by the first propagation.

@@ -15,13 +15,19 @@ export function findConflicts(cells: Cells): Problem[] {
     const r = (i / 9) | 0;
     const c = i % 9;
     const b = ((r / 3) | 0) * 3 + ((c / 3) | 0);
-    const units: [Unit, number][] = [['row', r], ['column', 9 + c], ['box', 18 + b]];
+    const units: [Unit, number][] = [
+      ['row', r],
+      ['column', 9 + c],
+      ['box', 18 + b],
+    ];
     for (const [unit, u] of units) {
       const k = u * 10 + d;
       const seen = first[k]!;
       if (seen) {
         const j = seen - 1;
-        problems.push(duplicateGiven(unit, d, { row: ((j / 9) | 0) + 1, col: (j % 9) + 1 }, { row: r + 1, col: c + 1 }));
+        problems.push(
+          duplicateGiven(unit, d, { row: ((j / 9) | 0) + 1, col: (j % 9) + 1 }, { row: r + 1, col: c + 1 }),
+        );
       } else {
         first[k] = i + 1;
       }

@@ -38,7 +38,10 @@ export interface BatchRunProps {
 
 /** Lists one prefix only, and may list only that prefix (CDK's reader grants ListBucket on all keys). */
 class PrefixObjectsReader extends sfn.S3ObjectsItemReader {
-  constructor(private readonly scopedBucket: s3.IBucket, readonly listPrefix: string) {
+  constructor(
+    private readonly scopedBucket: s3.IBucket,
+    readonly listPrefix: string,
+  ) {
     super({ bucket: scopedBucket, prefix: listPrefix });
   }
 
@@ -55,7 +58,10 @@ class PrefixObjectsReader extends sfn.S3ObjectsItemReader {
 
 /** Writes the run's result files under one prefix, and may write only there (CDK's writer grants the whole bucket). */
 class PrefixResultWriter extends sfn.ResultWriterV2 {
-  constructor(private readonly scopedBucket: s3.IBucket, readonly writePrefix: string) {
+  constructor(
+    private readonly scopedBucket: s3.IBucket,
+    readonly writePrefix: string,
+  ) {
     super({ bucket: scopedBucket, prefix: writePrefix });
   }
 
@@ -111,8 +117,13 @@ export class BatchRun extends Construct {
       }).itemProcessor(solve);
     };
 
-    const choose = new sfn.Choice(this, 'Mode', { comment: 'Input {"mode":"sweep"} lists incoming/; anything else lists batch/' })
-      .when(sfn.Condition.and(sfn.Condition.isPresent('$.mode'), sfn.Condition.stringEquals('$.mode', 'sweep')), map('sweep'))
+    const choose = new sfn.Choice(this, 'Mode', {
+      comment: 'Input {"mode":"sweep"} lists incoming/; anything else lists batch/',
+    })
+      .when(
+        sfn.Condition.and(sfn.Condition.isPresent('$.mode'), sfn.Condition.stringEquals('$.mode', 'sweep')),
+        map('sweep'),
+      )
       .otherwise(map('batch'));
 
     // Execution history with inputs and outputs in CloudWatch Logs, and X-Ray traces.
@@ -175,7 +186,8 @@ export class BatchRun extends Construct {
     for (const suffix of [':*', ...Object.values(mapStates).map((label) => `/${label}:*`)]) {
       Validations.of(mapPolicy).acknowledge({
         id: `AwsSolutions-IAM5[Resource::${executions}${suffix}]`,
-        reason: "Child executions of this state machine's own Distributed Map get run-time names; the wildcard stays within this state machine.",
+        reason:
+          "Child executions of this state machine's own Distributed Map get run-time names; the wildcard stays within this state machine.",
       });
     }
   }

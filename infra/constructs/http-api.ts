@@ -74,7 +74,9 @@ export class HttpApi extends Construct {
     }
 
     // Access logs in their own log group, with retention.
-    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: props.logRetentionDays as logs.RetentionDays });
+    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: props.logRetentionDays as logs.RetentionDays,
+    });
 
     // The $default stage, auto-deployed, throttled for every route (the API is public by default).
     this.stage = new apigw.HttpStage(this, 'DefaultStage', {

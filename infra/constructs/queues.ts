@@ -11,7 +11,8 @@ export function deadLetterQueue(scope: Construct, id: string): sqs.Queue {
   });
   Validations.of(queue).acknowledge({
     id: 'AwsSolutions-SQS3',
-    reason: 'This queue is itself a dead-letter destination; a dead-letter queue of its own would only move the same messages again.',
+    reason:
+      'This queue is itself a dead-letter destination; a dead-letter queue of its own would only move the same messages again.',
   });
   return queue;
 }

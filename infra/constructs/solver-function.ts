@@ -32,7 +32,9 @@ export class SolverFunction extends Construct {
     // Fail the synth early and clearly when the bundle has not been built.
     const entry = path.join(props.bundleDir, 'index.mjs');
     if (!existsSync(entry)) {
-      throw new Error(`Lambda bundle not found: ${entry}. Run \`npm run build\` first (\`npm run synth\` and \`npm run deploy\` do).`);
+      throw new Error(
+        `Lambda bundle not found: ${entry}. Run \`npm run build\` first (\`npm run synth\` and \`npm run deploy\` do).`,
+      );
     }
 
     // Its own log group, so retention is set on purpose and the role can be scoped to it.
@@ -105,7 +107,8 @@ export class SolverFunction extends Construct {
     const policy = this.role.node.findChild('DefaultPolicy');
     Validations.of(policy).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'X-Ray PutTraceSegments/PutTelemetryRecords support no resource-level permissions (added by Tracing.ACTIVE).',
+      reason:
+        'X-Ray PutTraceSegments/PutTelemetryRecords support no resource-level permissions (added by Tracing.ACTIVE).',
     });
     const bucketId = Stack.of(this).getLogicalId(props.bucket.node.defaultChild as s3.CfnBucket);
     for (const prefix of [prefixes.incoming, prefixes.batch, prefixes.solved, prefixes.reports]) {

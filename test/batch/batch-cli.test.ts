@@ -52,13 +52,18 @@ describe('npm run batch (functions/local/batch.ts)', () => {
     const ran = await batch(['--prefix', 'cli/']);
     expect(ran.status, ran.stderr).toBe(0);
     expect(ran.stderr).not.toMatch(/\r|\x1b\[/);
-    expect(ran.stderr).toMatch(/^files 12\/12 listed \(12 solved\) \| puzzles 24 \| [\d.,]+ files\/s \| [\d.,]+ puzzles\/s \| [\d.]+ s$/m);
+    expect(ran.stderr).toMatch(
+      /^files 12\/12 listed \(12 solved\) \| puzzles 24 \| [\d.,]+ files\/s \| [\d.,]+ puzzles\/s \| [\d.]+ s$/m,
+    );
     expect(ran.stdout).toMatch(/^batch run (local-\S+) of s3:\/\/test-bucket\/batch\/cli\/: 12 object\(s\) in/);
     expect(ran.stdout).toMatch(/files: +12 solved, 0 skipped .* 0 failed/);
     expect(ran.stdout).toMatch(/rate: +[\d.]+ files\/s, \d+ puzzles\/s/);
     expect((await Promise.all(files.map((f) => solvedCorrectly(s3, f)))).every(Boolean)).toBe(true);
     const runId = ran.stdout.match(/^batch run (local-\S+)/)![1]!;
-    expect(await readJson<RunSummary>(s3, `reports/runs/${runId}/summary.json`)).toMatchObject({ listed: 12, files: { solved: 12 } });
+    expect(await readJson<RunSummary>(s3, `reports/runs/${runId}/summary.json`)).toMatchObject({
+      listed: 12,
+      files: { solved: 12 },
+    });
   });
 
   it('exits 1 and names the file when a file failed, having solved the others', async () => {
@@ -86,7 +91,9 @@ describe('npm run batch (functions/local/batch.ts)', () => {
   it('exits 2 with a hint to start the local S3 when nothing answers at the endpoint, and 2 on a usage error', async () => {
     const down = await batch([], { S3_ENDPOINT: 'http://127.0.0.1:9' });
     expect(down.status).toBe(2);
-    expect(down.stderr).toMatch(/could not run against s3:\/\/test-bucket at http:\/\/127\.0\.0\.1:9: .*is `npm start` running\?/);
+    expect(down.stderr).toMatch(
+      /could not run against s3:\/\/test-bucket at http:\/\/127\.0\.0\.1:9: .*is `npm start` running\?/,
+    );
     const usage = await batch(['--nope']);
     expect(usage.status).toBe(2);
     expect(usage.stderr).toMatch(/unknown argument '--nope'/);

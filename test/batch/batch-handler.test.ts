@@ -55,7 +55,12 @@ describe('the entry point given the map batch event', () => {
       puzzles: { rows: 2, solved: 2, failed: 0 },
     });
     expect(result.items).toEqual([
-      expect.objectContaining({ key: 'batch/handler/a.txt', status: 'solved', outputKey: 'solved/handler/a.txt', reportKey: 'reports/handler/a.txt.json' }),
+      expect.objectContaining({
+        key: 'batch/handler/a.txt',
+        status: 'solved',
+        outputKey: 'solved/handler/a.txt',
+        reportKey: 'reports/handler/a.txt.json',
+      }),
       expect.objectContaining({ key: 'batch/handler/b.jsonl', status: 'solved', outputKey: 'solved/handler/b.jsonl' }),
       { key: 'batch/handler/', status: 'ignored', reason: 'folder' },
     ]);
@@ -69,7 +74,11 @@ describe('the entry point given the map batch event', () => {
     await s3.put('batch/handler-bad/broken.csv.gz', gzipSync(`quizzes\n${EASY}\n`.repeat(50)));
     proxy.cutGetAfter('broken.csv.gz', 20);
     await s3.put('batch/handler-bad/good2.txt', `${EASY}\n`);
-    const event = await batchEventFor(s3, ['batch/handler-bad/good.txt', 'batch/handler-bad/broken.csv.gz', 'batch/handler-bad/good2.txt']);
+    const event = await batchEventFor(s3, [
+      'batch/handler-bad/good.txt',
+      'batch/handler-bad/broken.csv.gz',
+      'batch/handler-bad/good2.txt',
+    ]);
 
     const error = await invoke(event).then(
       () => undefined,
@@ -90,19 +99,25 @@ describe('the entry point given the map batch event', () => {
   it('in sweep mode solves an incoming/ key exactly as its S3 event would have, into solved/<path>', async () => {
     await s3.put('incoming/handler-sweep/lost.txt', `${EASY}\n`);
     const result = (await invoke(await batchEventFor(s3, ['incoming/handler-sweep/lost.txt'], 'sweep'))) as BatchResult;
-    expect(result.items).toEqual([expect.objectContaining({ status: 'solved', outputKey: 'solved/handler-sweep/lost.txt' })]);
+    expect(result.items).toEqual([
+      expect.objectContaining({ status: 'solved', outputKey: 'solved/handler-sweep/lost.txt' }),
+    ]);
     expect((await s3.report('incoming/handler-sweep/lost.txt')).source.key).toBe('incoming/handler-sweep/lost.txt');
   });
 
   it("never processes a key outside the mode's prefix: outputs must not land where inputs are read", async () => {
     await s3.put('solved/elsewhere/x.txt', `${EASY}\n`);
-    const result = (await invoke(batchEvent([batchItem('solved/elsewhere/x.txt')], { bucket: s3.bucket }))) as BatchResult;
+    const result = (await invoke(
+      batchEvent([batchItem('solved/elsewhere/x.txt')], { bucket: s3.bucket }),
+    )) as BatchResult;
     expect(result.items).toEqual([{ key: 'solved/elsewhere/x.txt', status: 'ignored', reason: 'outside-prefix' }]);
     expect(await s3.exists('reports/elsewhere/x.txt.json')).toBe(false);
   });
 
   it('skips a listed key whose object is gone by the time its batch runs', async () => {
-    const result = (await invoke(batchEvent([batchItem('batch/handler/deleted.txt')], { bucket: s3.bucket }))) as BatchResult;
+    const result = (await invoke(
+      batchEvent([batchItem('batch/handler/deleted.txt')], { bucket: s3.bucket }),
+    )) as BatchResult;
     expect(result.items).toEqual([{ key: 'batch/handler/deleted.txt', status: 'skipped', reason: 'source-missing' }]);
   });
 
@@ -118,14 +133,25 @@ describe('the entry point given the schedule input', () => {
   it('runs the whole job itself (list, group, solve) and returns the run summary', async () => {
     await s3.put('batch/scheduled/one.txt', `${EASY}\n${EASY}\n`);
     const summary = (await invoke({ mode: 'batch', prefix: 'scheduled/' })) as RunSummary;
-    expect(summary).toMatchObject({ mode: 'batch', bucket: s3.bucket, listed: 1, files: { solved: 1 }, puzzles: { rows: 2 } });
+    expect(summary).toMatchObject({
+      mode: 'batch',
+      bucket: s3.bucket,
+      listed: 1,
+      files: { solved: 1 },
+      puzzles: { rows: 2 },
+    });
     expect(await s3.exists(`${summary.reportPrefix}manifest.json`)).toBe(true);
   });
 });
 
 describe('the sample events in events/batch-*.json', () => {
   it('are the map batch event (batch and sweep) and the schedule input (batch and sweep)', () => {
-    expect(sampleEvents.sort()).toEqual(['batch-map-batch.json', 'batch-map-sweep.json', 'batch-schedule-batch.json', 'batch-schedule-sweep.json']);
+    expect(sampleEvents.sort()).toEqual([
+      'batch-map-batch.json',
+      'batch-map-sweep.json',
+      'batch-schedule-batch.json',
+      'batch-schedule-sweep.json',
+    ]);
     for (const name of sampleEvents) {
       const event = readEvent(name);
       if (name.startsWith('batch-map-')) {
@@ -133,7 +159,14 @@ describe('the sample events in events/batch-*.json', () => {
         const { BatchInput, Items } = event as BatchEvent;
         expect(BatchInput.mode).toBe(name.includes('sweep') ? 'sweep' : 'batch');
         // Step Functions' own spelling and value types.
-        for (const item of Items) expect(item).toEqual({ Etag: expect.stringMatching(/^".+"$/), Key: expect.any(String), LastModified: expect.any(Number), Size: expect.any(Number), StorageClass: 'STANDARD' });
+        for (const item of Items)
+          expect(item).toEqual({
+            Etag: expect.stringMatching(/^".+"$/),
+            Key: expect.any(String),
+            LastModified: expect.any(Number),
+            Size: expect.any(Number),
+            StorageClass: 'STANDARD',
+          });
       } else {
         expect(isRunRequest(event), name).toBe(true);
         expect(isBatchEvent(event), name).toBe(false);
@@ -144,11 +177,15 @@ describe('the sample events in events/batch-*.json', () => {
   it('run with `npm run invoke` against the local S3: the map event solves its files', async () => {
     await s3.put('batch/samples/puzzles.txt', `${EASY}\n`);
     await s3.put('batch/samples/kaggle.csv', `quizzes,solutions\n${EASY},\n`);
-    const run = spawnSync(path.join(root, 'node_modules', '.bin', 'tsx'), ['functions/local/invoke.ts', 'events/batch-map-batch.json'], {
-      cwd: root,
-      encoding: 'utf8',
-      env: { ...process.env, S3_ENDPOINT: s3.server.endpoint, POWERTOOLS_LOG_LEVEL: 'SILENT' },
-    });
+    const run = spawnSync(
+      path.join(root, 'node_modules', '.bin', 'tsx'),
+      ['functions/local/invoke.ts', 'events/batch-map-batch.json'],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...process.env, S3_ENDPOINT: s3.server.endpoint, POWERTOOLS_LOG_LEVEL: 'SILENT' },
+      },
+    );
     expect(run.status, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout) as BatchResult;
     expect(result.files).toMatchObject({ solved: 2, ignored: 1, failed: 0 });

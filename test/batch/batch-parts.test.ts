@@ -30,7 +30,9 @@ async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
 
 describe('defaults', () => {
   it("match the stack's context defaults, so a local run has the map run's shape", () => {
-    const context = (JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
+    const context = (
+      JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }
+    ).context;
     expect(DEFAULT_MAX_CONCURRENCY).toBe(context.batchMaxConcurrency);
     expect(DEFAULT_ITEMS_PER_INVOCATION).toBe(context.batchItemsPerInvocation);
   });
@@ -38,8 +40,16 @@ describe('defaults', () => {
 
 describe('keys', () => {
   it('sends batch/<path> to solved/<path> and reports/<path>.json, and incoming/<path> likewise in sweep mode', () => {
-    expect(itemKeysFor('batch/2026/a b+c.csv.gz', 'batch')).toEqual({ ok: true, outputKey: 'solved/2026/a b+c.csv.gz', reportKey: 'reports/2026/a b+c.csv.gz.json' });
-    expect(itemKeysFor('incoming/x.txt', 'sweep')).toEqual({ ok: true, outputKey: 'solved/x.txt', reportKey: 'reports/x.txt.json' });
+    expect(itemKeysFor('batch/2026/a b+c.csv.gz', 'batch')).toEqual({
+      ok: true,
+      outputKey: 'solved/2026/a b+c.csv.gz',
+      reportKey: 'reports/2026/a b+c.csv.gz.json',
+    });
+    expect(itemKeysFor('incoming/x.txt', 'sweep')).toEqual({
+      ok: true,
+      outputKey: 'solved/x.txt',
+      reportKey: 'reports/x.txt.json',
+    });
   });
 
   it("ignores folder markers and every key outside the mode's prefix (including outputs)", () => {
@@ -68,7 +78,16 @@ describe('recognising events', () => {
   it("takes the map's batch event by its Items array and BatchInput object", () => {
     expect(isBatchEvent(batchEvent([batchItem('batch/a.txt')], { bucket: 'b' }))).toBe(true);
     expect(isBatchEvent({ Items: [], BatchInput: { bucket: 'b', mode: 'batch' } })).toBe(true);
-    for (const other of [null, 'x', [], {}, { Items: [] }, { Items: {}, BatchInput: {} }, { Items: [{ key: 'a' }], BatchInput: {} }, { Records: [] }]) {
+    for (const other of [
+      null,
+      'x',
+      [],
+      {},
+      { Items: [] },
+      { Items: {}, BatchInput: {} },
+      { Items: [{ key: 'a' }], BatchInput: {} },
+      { Records: [] },
+    ]) {
       expect(isBatchEvent(other), JSON.stringify(other)).toBe(false);
     }
   });
@@ -76,7 +95,13 @@ describe('recognising events', () => {
   it('takes a run request only with a known mode and no other fields than prefix and bucket', () => {
     expect(isRunRequest({ mode: 'batch' })).toBe(true);
     expect(isRunRequest({ mode: 'sweep', prefix: 'p/', bucket: 'b' })).toBe(true);
-    for (const other of [{}, { mode: 'all' }, { mode: 'batch', extra: 1 }, { mode: 'batch', prefix: 3 }, { version: '2.0', mode: 'batch' }]) {
+    for (const other of [
+      {},
+      { mode: 'all' },
+      { mode: 'batch', extra: 1 },
+      { mode: 'batch', prefix: 3 },
+      { version: '2.0', mode: 'batch' },
+    ]) {
       expect(isRunRequest(other), JSON.stringify(other)).toBe(false);
     }
   });
@@ -84,8 +109,20 @@ describe('recognising events', () => {
 
 describe('listing, grouping, concurrency', () => {
   it('gives a listed object the item reader shape: Etag quoted, LastModified in epoch seconds', () => {
-    const item = batchItemFromListing({ Key: 'batch/a.txt', ETag: '"abc"', Size: 12, LastModified: new Date('2026-11-29T00:00:01.900Z'), StorageClass: 'STANDARD' });
-    expect(item).toEqual({ Key: 'batch/a.txt', Etag: '"abc"', Size: 12, LastModified: Date.parse('2026-11-29T00:00:01Z') / 1000, StorageClass: 'STANDARD' });
+    const item = batchItemFromListing({
+      Key: 'batch/a.txt',
+      ETag: '"abc"',
+      Size: 12,
+      LastModified: new Date('2026-11-29T00:00:01.900Z'),
+      StorageClass: 'STANDARD',
+    });
+    expect(item).toEqual({
+      Key: 'batch/a.txt',
+      Etag: '"abc"',
+      Size: 12,
+      LastModified: Date.parse('2026-11-29T00:00:01Z') / 1000,
+      StorageClass: 'STANDARD',
+    });
   });
 
   it('groups items in order into groups of at most the batch size', async () => {
@@ -119,18 +156,24 @@ describe('listing, grouping, concurrency', () => {
   });
 
   it('keeps results in input order whatever the finishing order', async () => {
-    expect(await mapBounded([30, 0, 20, 10], 4, async (ms, i) => new Promise<number>((r) => setTimeout(() => r(i), ms)))).toEqual([0, 1, 2, 3]);
+    expect(
+      await mapBounded([30, 0, 20, 10], 4, async (ms, i) => new Promise<number>((r) => setTimeout(() => r(i), ms))),
+    ).toEqual([0, 1, 2, 3]);
   });
 
   it('stops pulling after a worker error, lets the calls in flight finish, then rejects with it', async () => {
     const started: number[] = [];
     const finished: number[] = [];
-    const run = forEachBounded(Array.from({ length: 100 }, (_, i) => i), 3, async (i) => {
-      started.push(i);
-      if (i === 1) throw new Error('boom');
-      await new Promise((r) => setTimeout(r, 5));
-      finished.push(i);
-    });
+    const run = forEachBounded(
+      Array.from({ length: 100 }, (_, i) => i),
+      3,
+      async (i) => {
+        started.push(i);
+        if (i === 1) throw new Error('boom');
+        await new Promise((r) => setTimeout(r, 5));
+        finished.push(i);
+      },
+    );
     await expect(run).rejects.toThrow('boom');
     expect(started.length).toBeLessThan(10);
     expect(finished.sort()).toEqual(started.filter((i) => i !== 1).sort());
@@ -139,8 +182,14 @@ describe('listing, grouping, concurrency', () => {
 
 describe('errors as values', () => {
   it("keeps an error's code (or name) and caps its message", () => {
-    expect(itemError(Object.assign(new Error('incorrect header check'), { code: 'Z_DATA_ERROR' }))).toEqual({ code: 'Z_DATA_ERROR', message: 'incorrect header check' });
-    expect(itemError(Object.assign(new Error('x'), { name: 'NoSuchBucket' }))).toEqual({ code: 'NoSuchBucket', message: 'x' });
+    expect(itemError(Object.assign(new Error('incorrect header check'), { code: 'Z_DATA_ERROR' }))).toEqual({
+      code: 'Z_DATA_ERROR',
+      message: 'incorrect header check',
+    });
+    expect(itemError(Object.assign(new Error('x'), { name: 'NoSuchBucket' }))).toEqual({
+      code: 'NoSuchBucket',
+      message: 'x',
+    });
     expect(itemError('plain').code).toBe('Error');
     expect(itemError(new Error('m'.repeat(5000))).message.length).toBe(MAX_ERROR_MESSAGE_CHARS);
   });
@@ -148,7 +197,13 @@ describe('errors as values', () => {
 
 describe('npm run batch arguments', () => {
   it('reads --sweep, --prefix (both spellings), --concurrency and --batch-size', () => {
-    expect(parseBatchArguments([])).toEqual({ kind: 'run', mode: 'batch', prefix: undefined, maxConcurrency: undefined, itemsPerInvocation: undefined });
+    expect(parseBatchArguments([])).toEqual({
+      kind: 'run',
+      mode: 'batch',
+      prefix: undefined,
+      maxConcurrency: undefined,
+      itemsPerInvocation: undefined,
+    });
     expect(parseBatchArguments(['--sweep', '--prefix', 'late/', '--concurrency=4', '--batch-size', '2'])).toEqual({
       kind: 'run',
       mode: 'sweep',
@@ -162,23 +217,45 @@ describe('npm run batch arguments', () => {
 
   it('rejects unknown arguments, a missing prefix and a non-positive number with a message', () => {
     for (const argv of [['--sweeep'], ['--prefix'], ['--concurrency', '0'], ['--batch-size=x'], ['extra']]) {
-      expect(parseBatchArguments(argv), argv.join(' ')).toMatchObject({ kind: 'usage-error', message: expect.any(String) });
+      expect(parseBatchArguments(argv), argv.join(' ')).toMatchObject({
+        kind: 'usage-error',
+        message: expect.any(String),
+      });
     }
   });
 });
 
 describe('progress', () => {
   it('says files done of listed with their statuses, puzzles, and both rates', () => {
-    const line = progressLine({ listed: 50, files: { solved: 30, skipped: 5, failed: 1, rejected: 0, ignored: 0 }, puzzles: 1200, elapsedMs: 2000 });
-    expect(line).toBe('files 36/50 listed (30 solved, 5 skipped, 1 failed) | puzzles 1,200 | 18 files/s | 600 puzzles/s | 2.0 s');
+    const line = progressLine({
+      listed: 50,
+      files: { solved: 30, skipped: 5, failed: 1, rejected: 0, ignored: 0 },
+      puzzles: 1200,
+      elapsedMs: 2000,
+    });
+    expect(line).toBe(
+      'files 36/50 listed (30 solved, 5 skipped, 1 failed) | puzzles 1,200 | 18 files/s | 600 puzzles/s | 2.0 s',
+    );
   });
 
   it('writes plain lines (no carriage returns) when not on a terminal, each failure on its own line', () => {
     const written: string[] = [];
     const progress = new BatchProgress({ write: (t: string) => written.push(t), isTTY: false }, { plainEveryMs: 0 });
     progress.listed(2);
-    progress.item({ key: 'batch/a.txt', status: 'solved', eTag: 'e', outputKey: 'solved/a.txt', reportKey: 'reports/a.txt.json', puzzles: { rows: 3, solved: 3, failed: 0 }, durationMs: 1 });
-    progress.item({ key: 'batch/b.txt.gz', status: 'failed', error: { code: 'Z_DATA_ERROR', message: 'incorrect header check' } });
+    progress.item({
+      key: 'batch/a.txt',
+      status: 'solved',
+      eTag: 'e',
+      outputKey: 'solved/a.txt',
+      reportKey: 'reports/a.txt.json',
+      puzzles: { rows: 3, solved: 3, failed: 0 },
+      durationMs: 1,
+    });
+    progress.item({
+      key: 'batch/b.txt.gz',
+      status: 'failed',
+      error: { code: 'Z_DATA_ERROR', message: 'incorrect header check' },
+    });
     progress.finish();
     expect(written.join('')).not.toMatch(/\r|\x1b/);
     expect(written.every((t) => t.endsWith('\n'))).toBe(true);
@@ -188,7 +265,10 @@ describe('progress', () => {
 
   it('redraws one line in place on a terminal, fitted to its width', () => {
     const written: string[] = [];
-    const progress = new BatchProgress({ write: (t: string) => written.push(t), isTTY: true, columns: 40 }, { ttyEveryMs: 0 });
+    const progress = new BatchProgress(
+      { write: (t: string) => written.push(t), isTTY: true, columns: 40 },
+      { ttyEveryMs: 0 },
+    );
     progress.listed(1);
     progress.finish();
     expect(written[0]).toMatch(/^\r\x1b\[K.{1,39}$/);

@@ -3,7 +3,13 @@ import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBatchJob } from '../../functions/batch/index.js';
-import type { BatchItemResult, BatchResult, ChildExecution, RunManifest, RunSummary } from '../../functions/batch/index.js';
+import type {
+  BatchItemResult,
+  BatchResult,
+  ChildExecution,
+  RunManifest,
+  RunSummary,
+} from '../../functions/batch/index.js';
 import { handleS3Event } from '../../functions/s3/index.js';
 import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
 import { clientFor, startTestS3 } from '../s3/local-s3.js';
@@ -62,7 +68,9 @@ describe('a batch run over batch/', () => {
     const manifest = await readJson<RunManifest>(s3, `${first.reportPrefix}manifest.json`);
     expect(manifest.DestinationBucket).toBe(s3.bucket);
     expect(manifest.ResultFiles.FAILED).toEqual([]);
-    expect(manifest.ResultFiles.SUCCEEDED).toEqual([{ Key: `${first.reportPrefix}SUCCEEDED_0.json`, Size: expect.any(Number) }]);
+    expect(manifest.ResultFiles.SUCCEEDED).toEqual([
+      { Key: `${first.reportPrefix}SUCCEEDED_0.json`, Size: expect.any(Number) },
+    ]);
     const succeeded = await readJson<ChildExecution[]>(s3, manifest.ResultFiles.SUCCEEDED[0]!.Key);
     expect(succeeded).toHaveLength(5);
     const keys = succeeded.flatMap((execution) => {
@@ -75,7 +83,10 @@ describe('a batch run over batch/', () => {
       return input.Items.map((i) => i.Key);
     });
     expect(keys.sort()).toEqual(files.map((f) => f.key).sort());
-    expect(await readJson<RunSummary>(s3, `${first.reportPrefix}summary.json`)).toMatchObject({ runId: first.runId, files: first.files });
+    expect(await readJson<RunSummary>(s3, `${first.reportPrefix}summary.json`)).toMatchObject({
+      runId: first.runId,
+      files: first.files,
+    });
   });
 
   it('does no work on a second run: every file skipped as already solved, no output rewritten', async () => {
@@ -113,11 +124,25 @@ describe('the sweep of incoming/', () => {
     const seen: BatchItemResult[] = [];
     const sweep = await run({ mode: 'sweep', prefix: 'sweep/', onItem: (r) => seen.push(r) });
 
-    expect(sweep).toMatchObject({ mode: 'sweep', prefix: 'incoming/sweep/', listed: 2, files: { solved: 1, skipped: 1, failed: 0 } });
-    expect(seen.find((r) => r.key === 'incoming/sweep/missed.txt')).toMatchObject({ status: 'solved', outputKey: 'solved/sweep/missed.txt' });
-    expect(seen.find((r) => r.key === 'incoming/sweep/handled.txt')).toMatchObject({ status: 'skipped', reason: 'already-solved' });
+    expect(sweep).toMatchObject({
+      mode: 'sweep',
+      prefix: 'incoming/sweep/',
+      listed: 2,
+      files: { solved: 1, skipped: 1, failed: 0 },
+    });
+    expect(seen.find((r) => r.key === 'incoming/sweep/missed.txt')).toMatchObject({
+      status: 'solved',
+      outputKey: 'solved/sweep/missed.txt',
+    });
+    expect(seen.find((r) => r.key === 'incoming/sweep/handled.txt')).toMatchObject({
+      status: 'skipped',
+      reason: 'already-solved',
+    });
     expect(await s3.text('solved/sweep/missed.txt')).toBe(`${EASY_SOLUTION}\n`);
-    expect(await reportOf(s3, 'sweep/missed.txt')).toMatchObject({ source: { key: 'incoming/sweep/missed.txt' }, outcome: 'solved' });
+    expect(await reportOf(s3, 'sweep/missed.txt')).toMatchObject({
+      source: { key: 'incoming/sweep/missed.txt' },
+      outcome: 'solved',
+    });
   });
 
   it('lists only incoming/: files under batch/ are left to the batch mode', async () => {
@@ -138,7 +163,8 @@ describe('a bad file in a group', () => {
   afterAll(async () => {
     await proxy?.close();
   });
-  const throughProxy = (options: Partial<Parameters<typeof runBatchJob>[0]> = {}) => run({ client: clientFor(proxy.endpoint), ...options });
+  const throughProxy = (options: Partial<Parameters<typeof runBatchJob>[0]> = {}) =>
+    run({ client: clientFor(proxy.endpoint), ...options });
 
   it('fails alone: the other files of its invocation are solved, the run counts it failed and reports the invocation failed', async () => {
     const good = mixedPuzzleFiles('batch/', 'group', 9, 2);
@@ -149,8 +175,14 @@ describe('a bad file in a group', () => {
     const seen: BatchItemResult[] = [];
     const summary = await throughProxy({ prefix: 'group/', onItem: (r) => seen.push(r) });
 
-    expect(summary).toMatchObject({ listed: 10, files: { solved: 9, failed: 1 }, invocations: { succeeded: 0, failed: 1 } });
-    expect(summary.failures).toEqual([{ key: 'batch/group/file-004-broken.txt.gz', error: { code: expect.any(String), message: expect.any(String) } }]);
+    expect(summary).toMatchObject({
+      listed: 10,
+      files: { solved: 9, failed: 1 },
+      invocations: { succeeded: 0, failed: 1 },
+    });
+    expect(summary.failures).toEqual([
+      { key: 'batch/group/file-004-broken.txt.gz', error: { code: expect.any(String), message: expect.any(String) } },
+    ]);
     expect(seen.filter((r) => r.status === 'failed').map((r) => r.key)).toEqual(['batch/group/file-004-broken.txt.gz']);
     const checks = await Promise.all(good.map((f) => solvedCorrectly(s3, f)));
     expect(checks.every(Boolean)).toBe(true);
@@ -180,7 +212,13 @@ describe('a bad file in a group', () => {
     await s3.put('batch/rejects/fake.txt.gz', 'this is not gzip data');
     const summary = await run({ prefix: 'rejects/' });
     expect(summary.files).toMatchObject({ rejected: 2, failed: 0 });
-    expect(await reportOf(s3, 'rejects/notes.md')).toMatchObject({ outcome: 'rejected', error: { code: 'UNKNOWN_EXTENSION' } });
-    expect(await reportOf(s3, 'rejects/fake.txt.gz')).toMatchObject({ outcome: 'rejected', error: { code: 'BAD_GZIP' } });
+    expect(await reportOf(s3, 'rejects/notes.md')).toMatchObject({
+      outcome: 'rejected',
+      error: { code: 'UNKNOWN_EXTENSION' },
+    });
+    expect(await reportOf(s3, 'rejects/fake.txt.gz')).toMatchObject({
+      outcome: 'rejected',
+      error: { code: 'BAD_GZIP' },
+    });
   });
 });

@@ -18,20 +18,27 @@ interface Format {
 }
 
 const FORMATS: Format[] = [
-  { ext: 'txt', body: (p) => p.join('\n') + '\n', solutions: (o) => o.split('\n').slice(0, -1) },
+  { ext: 'txt', body: (p) => `${p.join('\n')}\n`, solutions: (o) => o.split('\n').slice(0, -1) },
   {
     ext: 'csv',
-    body: (p) => 'quizzes,solutions\n' + p.map((x) => `${x.replace(/\./g, '0')},`).join('\n') + '\n',
-    solutions: (o) => o.split('\n').slice(1, -1).map((l) => l.split(',')[1]!),
+    body: (p) => `quizzes,solutions\n${p.map((x) => `${x.replace(/\./g, '0')},`).join('\n')}\n`,
+    solutions: (o) =>
+      o
+        .split('\n')
+        .slice(1, -1)
+        .map((l) => l.split(',')[1]!),
   },
   {
     ext: 'jsonl',
-    body: (p) => p.map((x, i) => JSON.stringify(i % 2 ? x : toNumbers(x))).join('\n') + '\n',
+    body: (p) => `${p.map((x, i) => JSON.stringify(i % 2 ? x : toNumbers(x))).join('\n')}\n`,
     solutions: (o) =>
-      o.split('\n').slice(0, -1).map((l) => {
-        const s = (JSON.parse(l) as { solution: string | number[][] }).solution;
-        return typeof s === 'string' ? s : s.flat().join('');
-      }),
+      o
+        .split('\n')
+        .slice(0, -1)
+        .map((l) => {
+          const s = (JSON.parse(l) as { solution: string | number[][] }).solution;
+          return typeof s === 'string' ? s : s.flat().join('');
+        }),
   },
   {
     ext: 'json',
@@ -79,7 +86,9 @@ export async function solvedCorrectly(s3: TestS3, file: PuzzleFile): Promise<boo
   const output = await s3.text(`solved/${file.path}`);
   if (output === undefined) return false;
   const answers = file.format.solutions(output);
-  return answers.length === file.puzzles.length && answers.every((solution, i) => isSolutionOf(file.puzzles[i]!, solution));
+  return (
+    answers.length === file.puzzles.length && answers.every((solution, i) => isSolutionOf(file.puzzles[i]!, solution))
+  );
 }
 
 export async function readJson<T>(s3: TestS3, key: string): Promise<T> {

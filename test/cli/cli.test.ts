@@ -52,7 +52,9 @@ describe('sudoku solve', () => {
     expect(run.code).toBe(0);
     const out = lines(run.stdout);
     expect(out).toHaveLength(puzzles.length);
-    out.forEach((solution, i) => expect(isSolutionOf(puzzles[i]!, solution)).toBe(true));
+    out.forEach((solution, i) => {
+      expect(isSolutionOf(puzzles[i]!, solution)).toBe(true);
+    });
   });
 
   it('writes to -o OUT, gzipped when OUT ends in .gz, and reads a .gz input', async () => {
@@ -123,11 +125,16 @@ describe('sudoku solve', () => {
     const run = await runCli(['--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Usage: sudoku solve \[FILE\|-\]/);
-    expect((await runCli(['solve', '-h'])).stdout).toMatch(/Exit status: 0 every puzzle solved, 1 some were not, 2 usage error/);
+    expect((await runCli(['solve', '-h'])).stdout).toMatch(
+      /Exit status: 0 every puzzle solved, 1 some were not, 2 usage error/,
+    );
   });
 
   it('runs as `npx sudoku` from the repository (the package bin, no install)', async () => {
-    const run = await runCli(['solve'], { command: ['npx', '--offline', '--no-install', 'sudoku'], stdin: `${EASY}\n` });
+    const run = await runCli(['solve'], {
+      command: ['npx', '--offline', '--no-install', 'sudoku'],
+      stdin: `${EASY}\n`,
+    });
     expect(run).toMatchObject({ code: 0, stdout: `${EASY_SOLUTION}\n` });
   });
 

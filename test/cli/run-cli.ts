@@ -9,7 +9,8 @@ export const binPath = path.join(repoRoot, 'bin', 'sudoku.mjs');
 
 /** The tests run the built CLI, as users do; `npm test` builds first, a bare `vitest` builds if it is missing. */
 export function ensureBuilt(): void {
-  if (!existsSync(path.join(repoRoot, 'dist', 'cli', 'index.mjs'))) execFileSync(process.execPath, [path.join(repoRoot, 'scripts', 'build.mjs')], { cwd: repoRoot });
+  if (!existsSync(path.join(repoRoot, 'dist', 'cli', 'index.mjs')))
+    execFileSync(process.execPath, [path.join(repoRoot, 'scripts', 'build.mjs')], { cwd: repoRoot });
 }
 
 export interface CliRun {
@@ -19,7 +20,10 @@ export interface CliRun {
 }
 
 /** Spawns `node [nodeArgs] bin/sudoku.mjs args`, feeding `stdin` if given. */
-export function runCli(args: string[], options: { stdin?: string | Buffer; nodeArgs?: string[]; command?: string[] } = {}): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  options: { stdin?: string | Buffer; nodeArgs?: string[]; command?: string[] } = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const [cmd, ...pre] = options.command ?? [process.execPath, ...(options.nodeArgs ?? []), binPath];
     const child = spawn(cmd!, [...pre, ...args], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -28,7 +32,9 @@ export function runCli(args: string[], options: { stdin?: string | Buffer; nodeA
     child.stdout.on('data', (c: Buffer) => out.push(c));
     child.stderr.on('data', (c: Buffer) => err.push(c));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+    child.on('close', (code) =>
+      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
+    );
     child.stdin.on('error', () => undefined);
     child.stdin.end(options.stdin ?? '');
   });

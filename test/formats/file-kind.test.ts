@@ -15,13 +15,16 @@ describe('detectFileKind', () => {
     expect(detectFileKind(name)).toEqual({ ok: true, kind: { format, gzip } });
   });
 
-  it.each(['a.xlsx', 'noext', 'dir.txt/file', 'a.gz', 'a.tar.gz'])('returns a typed UNKNOWN_EXTENSION error for %s', (name) => {
-    const result = detectFileKind(name);
-    expect(result.ok).toBe(false);
-    if (result.ok) return;
-    expect(result.error).toBeInstanceOf(FormatError);
-    expect(result.error.code).toBe('UNKNOWN_EXTENSION');
-    expect(result.error.message).toContain(name);
-    expect(result.error.message).toMatch(/\.txt, \.csv, \.jsonl or \.json/);
-  });
+  it.each(['a.xlsx', 'noext', 'dir.txt/file', 'a.gz', 'a.tar.gz'])(
+    'returns a typed UNKNOWN_EXTENSION error for %s',
+    (name) => {
+      const result = detectFileKind(name);
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.error).toBeInstanceOf(FormatError);
+      expect(result.error.code).toBe('UNKNOWN_EXTENSION');
+      expect(result.error.message).toContain(name);
+      expect(result.error.message).toMatch(/\.txt, \.csv, \.jsonl or \.json/);
+    },
+  );
 });

@@ -15,10 +15,12 @@ const toNumbers = (s: string) => toChars(s).map((row) => row.map((c) => (c === '
 
 describe('.txt', () => {
   it('answers every line with its verified solution, in order', async () => {
-    const { text, tally } = await runFormat('txt', HARD.join('\n') + '\n');
+    const { text, tally } = await runFormat('txt', `${HARD.join('\n')}\n`);
     const out = linesOf(text);
     expect(out).toHaveLength(HARD.length);
-    out.forEach((solution, i) => expect(isSolutionOf(HARD[i]!, solution)).toBe(true));
+    out.forEach((solution, i) => {
+      expect(isSolutionOf(HARD[i]!, solution)).toBe(true);
+    });
     expect(tally.counts).toMatchObject({ rows: HARD.length, solved: HARD.length, unique: HARD.length });
   });
 
@@ -40,7 +42,16 @@ describe('.txt', () => {
     expect(out[4]).toMatch(/^error: NO_SOLUTION: /);
     expect(isSolutionOf(MULTIPLE, out[5]!)).toBe(true);
     expect(out[6]).toBe(EASY_SOLUTION);
-    expect(tally.counts).toEqual({ rows: 7, blank: 0, solved: 3, unique: 2, multiple: 1, noSolution: 1, contradictory: 1, malformed: 2 });
+    expect(tally.counts).toEqual({
+      rows: 7,
+      blank: 0,
+      solved: 3,
+      unique: 2,
+      multiple: 1,
+      noSolution: 1,
+      contradictory: 1,
+      malformed: 2,
+    });
     expect(tally.failures.map((f) => [f.problem.line, f.status, f.problem.code])).toEqual([
       [2, 'malformed', 'BAD_CHARACTER'],
       [3, 'malformed', 'WRONG_LENGTH'],
@@ -48,22 +59,35 @@ describe('.txt', () => {
       [5, 'no-solution', 'NO_SOLUTION'],
     ]);
     expect(tally.failures[0]!.problem).toMatchObject({ row: 1, col: 1 });
-    expect(tally.failures[2]!.problem.cells).toEqual([{ row: 1, col: 1 }, { row: 1, col: 2 }]);
+    expect(tally.failures[2]!.problem.cells).toEqual([
+      { row: 1, col: 1 },
+      { row: 1, col: 2 },
+    ]);
   });
 
   it('keeps output line i the answer to input line i whatever the lines and chunking (property)', async () => {
-    const line = fc.oneof(fc.constant(EASY), fc.constant(''), fc.constant(NO_SOLUTION), fc.constant(CONTRADICTORY), fc.string({ maxLength: 90 }).map((s) => s.replace(/[\r\n]/g, '')));
+    const line = fc.oneof(
+      fc.constant(EASY),
+      fc.constant(''),
+      fc.constant(NO_SOLUTION),
+      fc.constant(CONTRADICTORY),
+      fc.string({ maxLength: 90 }).map((s) => s.replace(/[\r\n]/g, '')),
+    );
     await fc.assert(
-      fc.asyncProperty(fc.array(line, { maxLength: 30 }), fc.integer({ min: 1, max: 200 }), async (lines, chunkSize) => {
-        const { text } = await runFormat('txt', lines.map((l) => l + '\n').join(''), { chunkSize });
-        const out = linesOf(text);
-        expect(out).toHaveLength(lines.length);
-        lines.forEach((l, i) => {
-          if (l.trim() === '') expect(out[i]).toBe('');
-          else if (l === EASY) expect(out[i]).toBe(EASY_SOLUTION);
-          else expect(out[i]!.startsWith('error: ') || isSolutionOf(l, out[i]!)).toBe(true);
-        });
-      }),
+      fc.asyncProperty(
+        fc.array(line, { maxLength: 30 }),
+        fc.integer({ min: 1, max: 200 }),
+        async (lines, chunkSize) => {
+          const { text } = await runFormat('txt', lines.map((l) => `${l}\n`).join(''), { chunkSize });
+          const out = linesOf(text);
+          expect(out).toHaveLength(lines.length);
+          lines.forEach((l, i) => {
+            if (l.trim() === '') expect(out[i]).toBe('');
+            else if (l === EASY) expect(out[i]).toBe(EASY_SOLUTION);
+            else expect(out[i]!.startsWith('error: ') || isSolutionOf(l, out[i]!)).toBe(true);
+          });
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -83,11 +107,17 @@ describe('.csv', () => {
 
   it('adds a solution column after the others when the header has a puzzle column only, keeping every field', async () => {
     const { text } = await runFormat('csv', `id,Puzzle,note\n7,${EASY},"hello, ""world"""\n`);
-    expect(linesOf(text)).toEqual(['id,Puzzle,note,solution,status,error', `7,${EASY},"hello, ""world""",${EASY_SOLUTION},unique,`]);
+    expect(linesOf(text)).toEqual([
+      'id,Puzzle,note,solution,status,error',
+      `7,${EASY},"hello, ""world""",${EASY_SOLUTION},unique,`,
+    ]);
   });
 
   it('answers a bad row in its status and error columns, with the line it is on, and keeps blank lines', async () => {
-    const { text, tally } = await runFormat('csv', `puzzle,id\n${EASY},1\n\nxyz,2\n${CONTRADICTORY},3\n${NO_SOLUTION},4\n`);
+    const { text, tally } = await runFormat(
+      'csv',
+      `puzzle,id\n${EASY},1\n\nxyz,2\n${CONTRADICTORY},3\n${NO_SOLUTION},4\n`,
+    );
     const out = linesOf(text);
     expect(out[0]).toBe('puzzle,id,solution,status,error');
     expect(out[1]).toBe(`${EASY},1,${EASY_SOLUTION},unique,`);
@@ -107,7 +137,12 @@ describe('.csv', () => {
 
   it('answers a record whose quoted field spans lines on as many lines', async () => {
     const { text } = await runFormat('csv', `note,puzzle\n"two\nlines",${EASY}\nlast,${EASY}\n`);
-    expect(linesOf(text)).toEqual(['note,puzzle,solution,status,error', '"two', `lines",${EASY},${EASY_SOLUTION},unique,`, `last,${EASY},${EASY_SOLUTION},unique,`]);
+    expect(linesOf(text)).toEqual([
+      'note,puzzle,solution,status,error',
+      '"two',
+      `lines",${EASY},${EASY_SOLUTION},unique,`,
+      `last,${EASY},${EASY_SOLUTION},unique,`,
+    ]);
   });
 
   it('rejects a file whose header has no puzzle column with a typed NO_PUZZLE_COLUMN error naming the line', async () => {
@@ -119,8 +154,13 @@ describe('.csv', () => {
 
 describe('.jsonl', () => {
   it('answers each board in the shape it came in: string, 9x9 characters, 9x9 numbers, {"board": ...}', async () => {
-    const lines = [JSON.stringify(EASY), JSON.stringify(toChars(EASY)), JSON.stringify(toNumbers(EASY)), JSON.stringify({ board: EASY })];
-    const { text } = await runFormat('jsonl', lines.join('\n') + '\n');
+    const lines = [
+      JSON.stringify(EASY),
+      JSON.stringify(toChars(EASY)),
+      JSON.stringify(toNumbers(EASY)),
+      JSON.stringify({ board: EASY }),
+    ];
+    const { text } = await runFormat('jsonl', `${lines.join('\n')}\n`);
     expect(linesOf(text).map((l) => JSON.parse(l))).toEqual([
       { status: 'unique', solution: EASY_SOLUTION },
       { status: 'unique', solution: toChars(EASY_SOLUTION) },
@@ -154,7 +194,10 @@ describe('.json', () => {
   it('answers {"boards": [...]} with {"results": [...]}, one result a line', async () => {
     const { text, tally } = await runFormat('json', `\uFEFF${JSON.stringify({ boards: [EASY, 'bad'] })}`);
     expect(JSON.parse(text)).toEqual({
-      results: [{ status: 'unique', solution: EASY_SOLUTION }, { status: 'malformed', problems: expect.any(Array) }],
+      results: [
+        { status: 'unique', solution: EASY_SOLUTION },
+        { status: 'malformed', problems: expect.any(Array) },
+      ],
     });
     expect(linesOf(text)).toHaveLength(4);
     expect(tally.failures[0]!.problem).toMatchObject({ code: 'BAD_CHARACTER', index: 1 });
@@ -187,17 +230,25 @@ describe('gzip', () => {
     jsonl: `${JSON.stringify(EASY)}\n`,
     json: JSON.stringify([EASY]),
   };
-  it.each(Object.keys(inputs) as FileFormat[])('reads .%s.gz gunzipped and writes its answer gzipped, identical to the plain answer', async (format) => {
-    const plain = await runFormat(format, inputs[format]);
-    const zipped = await runFormat(format, inputs[format], { gzip: true, chunkSize: 7 });
-    expect(zipped.text).toBe(plain.text);
-    expect(zipped.tally.counts).toEqual(plain.tally.counts);
-  });
+  it.each(Object.keys(inputs) as FileFormat[])(
+    'reads .%s.gz gunzipped and writes its answer gzipped, identical to the plain answer',
+    async (format) => {
+      const plain = await runFormat(format, inputs[format]);
+      const zipped = await runFormat(format, inputs[format], { gzip: true, chunkSize: 7 });
+      expect(zipped.text).toBe(plain.text);
+      expect(zipped.tally.counts).toEqual(plain.tally.counts);
+    },
+  );
 
   it('rejects a .gz input that is not gzip with a typed BAD_GZIP error', async () => {
     const { PassThrough, Readable } = await import('node:stream');
     const { solvePuzzleStream } = await import('../../functions/formats/index.js');
-    const run = solvePuzzleStream({ input: Readable.from([Buffer.from('plain text, not gzip')]), output: new PassThrough(), format: 'txt', gunzip: true });
+    const run = solvePuzzleStream({
+      input: Readable.from([Buffer.from('plain text, not gzip')]),
+      output: new PassThrough(),
+      format: 'txt',
+      gunzip: true,
+    });
     await expect(run).rejects.toMatchObject({ name: 'FormatError', code: 'BAD_GZIP' });
   });
 
@@ -205,12 +256,22 @@ describe('gzip', () => {
     const { PassThrough, Readable } = await import('node:stream');
     const { solvePuzzleStream } = await import('../../functions/formats/index.js');
     const gz = gzipSync(`${EASY}\n`.repeat(50));
-    const ended = solvePuzzleStream({ input: Readable.from([gz.subarray(0, 30)]), output: new PassThrough().resume(), format: 'txt', gunzip: true });
+    const ended = solvePuzzleStream({
+      input: Readable.from([gz.subarray(0, 30)]),
+      output: new PassThrough().resume(),
+      format: 'txt',
+      gunzip: true,
+    });
     await expect(ended).rejects.toMatchObject({ code: 'BAD_GZIP' });
     const dropped = new Readable({ read() {} });
     dropped.push(gz.subarray(0, 30));
     setTimeout(() => dropped.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })), 10);
-    const failing = solvePuzzleStream({ input: dropped, output: new PassThrough().resume(), format: 'txt', gunzip: true });
+    const failing = solvePuzzleStream({
+      input: dropped,
+      output: new PassThrough().resume(),
+      format: 'txt',
+      gunzip: true,
+    });
     await expect(failing).rejects.toMatchObject({ code: 'ECONNRESET' });
   });
 });

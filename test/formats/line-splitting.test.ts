@@ -38,8 +38,12 @@ describe('splitLines + decodeUtf8', () => {
 
   it('replaces a line longer than the limit by a marker instead of holding it in memory', async () => {
     const long = 'x'.repeat(100);
-    expect(await collect(['ok\n', long.slice(0, 60), long.slice(60), '\nafter\n'], 50)).toEqual(['ok', OVERLONG_LINE, 'after']);
-    expect(await collect(['ok\n' + long], 50)).toEqual(['ok', OVERLONG_LINE]);
+    expect(await collect(['ok\n', long.slice(0, 60), long.slice(60), '\nafter\n'], 50)).toEqual([
+      'ok',
+      OVERLONG_LINE,
+      'after',
+    ]);
+    expect(await collect([`ok\n${long}`], 50)).toEqual(['ok', OVERLONG_LINE]);
   });
 
   it('gives the same lines whatever the chunking (property)', async () => {

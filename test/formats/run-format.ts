@@ -16,7 +16,11 @@ export function chunked(bytes: Buffer, chunkSize: number): Buffer[] {
 }
 
 /** Runs the streaming solver over `input` as `format` (optionally gzipped both ways) and returns the output text. */
-export async function runFormat(format: FileFormat, input: string | Buffer, options: { gzip?: boolean; chunkSize?: number } = {}): Promise<FormatRun> {
+export async function runFormat(
+  format: FileFormat,
+  input: string | Buffer,
+  options: { gzip?: boolean; chunkSize?: number } = {},
+): Promise<FormatRun> {
   let bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
   if (options.gzip) bytes = gzipSync(bytes);
   const output = new PassThrough();

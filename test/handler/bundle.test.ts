@@ -57,7 +57,8 @@ let logLines: string[];
 let openApi: unknown;
 
 beforeAll(() => {
-  if (!existsSync(path.join(bundleDir, 'index.mjs'))) throw new Error('dist/handler/index.mjs is missing: run `npm run build` (npm test does)');
+  if (!existsSync(path.join(bundleDir, 'index.mjs')))
+    throw new Error('dist/handler/index.mjs is missing: run `npm run build` (npm test does)');
   // A folder outside the repository with nothing but the bundle: no node_modules to fall back on.
   workDir = mkdtempSync(path.join(tmpdir(), 'sudoku-handler-bundle-'));
   cpSync(bundleDir, workDir, { recursive: true });
@@ -67,7 +68,12 @@ beforeAll(() => {
     cwd: workDir,
     encoding: 'utf8',
     // Lambda's own environment, roughly: no NODE_PATH, no repository on the way up.
-    env: { PATH: process.env.PATH ?? '', AWS_REGION: 'eu-west-1', AWS_LAMBDA_FUNCTION_NAME: 'sudoku', POWERTOOLS_SERVICE_NAME: 'sudoku-bundle-test' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      AWS_REGION: 'eu-west-1',
+      AWS_LAMBDA_FUNCTION_NAME: 'sudoku',
+      POWERTOOLS_SERVICE_NAME: 'sudoku-bundle-test',
+    },
     timeout: 60_000,
   });
   expect(child.status, child.stderr).toBe(0);
@@ -91,24 +97,32 @@ describe('the built bundle dist/handler/index.mjs, run alone from a folder outsi
   });
 
   it('has a sample event with an expected status for every events/http-*.json file', () => {
-    const samples = readdirSync(eventsDir).filter((name) => /^http-.*\.json$/.test(name)).sort();
+    const samples = readdirSync(eventsDir)
+      .filter((name) => /^http-.*\.json$/.test(name))
+      .sort();
     expect(samples).toEqual(Object.keys(EXPECTED_STATUS).sort());
   });
 
-  it.each(Object.entries(EXPECTED_STATUS))('answers %s with status %i, as the OpenAPI document describes', (name, status) => {
-    const output = outputs.find((o) => o.file.endsWith(`/${name}`))!;
-    expect(output.error).toBeUndefined();
-    expect(output.result!.statusCode).toBe(status);
-    const event = JSON.parse(readFileSync(path.join(eventsDir, name), 'utf8')) as { rawPath: string; requestContext: { http: { method: string } } };
-    const mismatches = openApiMismatches(openApi, {
-      method: event.requestContext.http.method,
-      path: event.rawPath,
-      status,
-      contentType: output.result!.headers['content-type'],
-      body: output.result!.body,
-    });
-    expect(mismatches).toEqual([]);
-  });
+  it.each(Object.entries(EXPECTED_STATUS))(
+    'answers %s with status %i, as the OpenAPI document describes',
+    (name, status) => {
+      const output = outputs.find((o) => o.file.endsWith(`/${name}`))!;
+      expect(output.error).toBeUndefined();
+      expect(output.result!.statusCode).toBe(status);
+      const event = JSON.parse(readFileSync(path.join(eventsDir, name), 'utf8')) as {
+        rawPath: string;
+        requestContext: { http: { method: string } };
+      };
+      const mismatches = openApiMismatches(openApi, {
+        method: event.requestContext.http.method,
+        path: event.rawPath,
+        status,
+        contentType: output.result!.headers['content-type'],
+        body: output.result!.body,
+      });
+      expect(mismatches).toEqual([]);
+    },
+  );
 
   it('throws UnrecognisedEventError for an event of no known kind, so Lambda retries and dead-letters it', () => {
     const output = outputs.find((o) => o.file === '-')!;
@@ -117,7 +131,12 @@ describe('the built bundle dist/handler/index.mjs, run alone from a folder outsi
 
   it('writes structured JSON logs with the Lambda request id, and EMF metrics', () => {
     const records = logLines.map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(records.some((r) => r.message === 'HTTP request' && r.function_request_id === 'bundle-test' && r.service === 'sudoku-bundle-test')).toBe(true);
+    expect(
+      records.some(
+        (r) =>
+          r.message === 'HTTP request' && r.function_request_id === 'bundle-test' && r.service === 'sudoku-bundle-test',
+      ),
+    ).toBe(true);
     expect(records.some((r) => r.level === 'ERROR' && String(r.message).startsWith('Unrecognised event'))).toBe(true);
     const emf = records.filter((r) => typeof r._aws === 'object');
     expect(emf.length).toBeGreaterThan(0);

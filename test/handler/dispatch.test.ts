@@ -1,7 +1,13 @@
 import '../http/quiet-powertools.js';
 import type { Context } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
-import { dispatch, eventKinds, handler, UnrecognisedEventError, type EventKind } from '../../functions/handler/index.js';
+import {
+  dispatch,
+  eventKinds,
+  handler,
+  UnrecognisedEventError,
+  type EventKind,
+} from '../../functions/handler/index.js';
 import { describeEvent } from '../../functions/handler/dispatch.js';
 import { httpEventKind } from '../../functions/http/index.js';
 import { buildHttpApiEvent } from '../../functions/local/http-api-event.js';
@@ -51,7 +57,10 @@ describe('the entry point', () => {
   it('logs an unrecognised event with its shape before throwing', async () => {
     const error = vi.spyOn(logger, 'error');
     await expect(dispatch({ mystery: true }, context)).rejects.toThrow(/keys \[mystery\]/);
-    expect(error).toHaveBeenCalledWith(expect.stringContaining('Unrecognised event'), expect.objectContaining({ summary: 'an object with keys [mystery]' }));
+    expect(error).toHaveBeenCalledWith(
+      expect.stringContaining('Unrecognised event'),
+      expect.objectContaining({ summary: 'an object with keys [mystery]' }),
+    );
     error.mockRestore();
   });
 
@@ -59,10 +68,15 @@ describe('the entry point', () => {
     const s3Kind: EventKind<typeof s3Event, string> = {
       name: 'S3 test kind',
       recognises: (event): event is typeof s3Event => typeof event === 'object' && event !== null && 'Records' in event,
-      handle: async (event: typeof s3Event, ctx: Context) => `${event.Records.length} record(s) for ${ctx.awsRequestId}`,
+      handle: async (event: typeof s3Event, ctx: Context) =>
+        `${event.Records.length} record(s) for ${ctx.awsRequestId}`,
     };
-    await expect(dispatch(s3Event, context, [httpEventKind, s3Kind])).resolves.toBe(`1 record(s) for ${context.awsRequestId}`);
-    await expect(dispatch(buildHttpApiEvent({ method: 'GET', url: '/health' }), context, [httpEventKind, s3Kind])).resolves.toMatchObject({ statusCode: 200 });
+    await expect(dispatch(s3Event, context, [httpEventKind, s3Kind])).resolves.toBe(
+      `1 record(s) for ${context.awsRequestId}`,
+    );
+    await expect(
+      dispatch(buildHttpApiEvent({ method: 'GET', url: '/health' }), context, [httpEventKind, s3Kind]),
+    ).resolves.toMatchObject({ statusCode: 200 });
   });
 
   it('describes events for logs without dumping them', () => {
@@ -75,8 +89,13 @@ describe('the entry point', () => {
     const publish = vi.spyOn(metrics, 'publishStoredMetrics');
     await handler(buildHttpApiEvent({ method: 'GET', url: '/health' }), context);
     expect(publish).not.toHaveBeenCalled();
-    const body = JSON.stringify({ board: '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79' });
-    await handler(buildHttpApiEvent({ method: 'POST', url: '/solve', headers: { 'content-type': 'application/json' }, body }), context);
+    const body = JSON.stringify({
+      board: '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79',
+    });
+    await handler(
+      buildHttpApiEvent({ method: 'POST', url: '/solve', headers: { 'content-type': 'application/json' }, body }),
+      context,
+    );
     expect(publish).toHaveBeenCalledTimes(1);
     expect(metrics.hasStoredMetrics()).toBe(false);
     publish.mockRestore();

@@ -12,7 +12,9 @@ export function isValidSolution(givens: Cells, solution: ArrayLike<number>): boo
     if (givens[i] && givens[i] !== v) return false;
   }
   for (let u = 0; u < 9; u++) {
-    let row = 0, col = 0, box = 0;
+    let row = 0,
+      col = 0,
+      box = 0;
     for (let k = 0; k < 9; k++) {
       row |= 1 << solution[u * 9 + k]!;
       col |= 1 << solution[k * 9 + u]!;

@@ -6,8 +6,23 @@ export type Schema = { readonly [keyword: string]: unknown };
 
 const ANNOTATIONS = new Set(['description', 'examples', 'example', 'title', 'format', 'deprecated']);
 const HANDLED = new Set([
-  '$ref', 'type', 'enum', 'const', 'oneOf', 'anyOf', 'properties', 'required', 'additionalProperties',
-  'items', 'minItems', 'maxItems', 'minimum', 'maximum', 'pattern', 'minLength', 'maxLength',
+  '$ref',
+  'type',
+  'enum',
+  'const',
+  'oneOf',
+  'anyOf',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'minItems',
+  'maxItems',
+  'minimum',
+  'maximum',
+  'pattern',
+  'minLength',
+  'maxLength',
 ]);
 
 export class SchemaChecker {
@@ -16,7 +31,8 @@ export class SchemaChecker {
   /** Every reason `value` does not satisfy `schema`, each with its JSON pointer; empty when it does. */
   errors(value: unknown, schema: Schema, at = ''): string[] {
     for (const keyword of Object.keys(schema)) {
-      if (!HANDLED.has(keyword) && !ANNOTATIONS.has(keyword)) throw new Error(`schema keyword ${keyword} at ${at || '/'} is not supported by the checker`);
+      if (!HANDLED.has(keyword) && !ANNOTATIONS.has(keyword))
+        throw new Error(`schema keyword ${keyword} at ${at || '/'} is not supported by the checker`);
     }
     const out: string[] = [];
     const fail = (why: string) => out.push(`${at || '/'}: ${why}`);
@@ -25,15 +41,18 @@ export class SchemaChecker {
       fail(`expected ${String(schema.type)}, got ${JSON.stringify(value)?.slice(0, 60)}`);
       return out;
     }
-    if (schema.enum && !(schema.enum as unknown[]).some((e) => e === value)) fail(`${JSON.stringify(value)?.slice(0, 60)} not in enum`);
+    if (schema.enum && !(schema.enum as unknown[]).some((e) => e === value))
+      fail(`${JSON.stringify(value)?.slice(0, 60)} not in enum`);
     if ('const' in schema && schema.const !== value) fail(`expected ${JSON.stringify(schema.const)}`);
     if (schema.oneOf) {
       const matching = (schema.oneOf as Schema[]).filter((s) => this.errors(value, s, at).length === 0).length;
       if (matching !== 1) fail(`matches ${matching} of the oneOf schemas, not exactly 1`);
     }
-    if (schema.anyOf && !(schema.anyOf as Schema[]).some((s) => this.errors(value, s, at).length === 0)) fail('matches none of anyOf');
+    if (schema.anyOf && !(schema.anyOf as Schema[]).some((s) => this.errors(value, s, at).length === 0))
+      fail('matches none of anyOf');
     if (typeof value === 'string') {
-      if (typeof schema.pattern === 'string' && !new RegExp(schema.pattern, 'u').test(value)) fail(`does not match ${schema.pattern}`);
+      if (typeof schema.pattern === 'string' && !new RegExp(schema.pattern, 'u').test(value))
+        fail(`does not match ${schema.pattern}`);
       if (typeof schema.minLength === 'number' && [...value].length < schema.minLength) fail('too short');
       if (typeof schema.maxLength === 'number' && [...value].length > schema.maxLength) fail('too long');
     }
@@ -42,9 +61,14 @@ export class SchemaChecker {
       if (typeof schema.maximum === 'number' && value > schema.maximum) fail(`${value} > ${schema.maximum}`);
     }
     if (Array.isArray(value)) {
-      if (typeof schema.minItems === 'number' && value.length < schema.minItems) fail(`fewer than ${schema.minItems} items`);
-      if (typeof schema.maxItems === 'number' && value.length > schema.maxItems) fail(`more than ${schema.maxItems} items`);
-      if (schema.items) value.forEach((item, i) => out.push(...this.errors(item, schema.items as Schema, `${at}/${i}`)));
+      if (typeof schema.minItems === 'number' && value.length < schema.minItems)
+        fail(`fewer than ${schema.minItems} items`);
+      if (typeof schema.maxItems === 'number' && value.length > schema.maxItems)
+        fail(`more than ${schema.maxItems} items`);
+      if (schema.items)
+        value.forEach((item, i) => {
+          out.push(...this.errors(item, schema.items as Schema, `${at}/${i}`));
+        });
     }
     if (isObject(value)) {
       const properties = (schema.properties ?? {}) as Record<string, Schema>;
@@ -52,7 +76,8 @@ export class SchemaChecker {
       for (const [name, v] of Object.entries(value)) {
         if (Object.hasOwn(properties, name)) out.push(...this.errors(v, properties[name]!, `${at}/${name}`));
         else if (schema.additionalProperties === false) fail(`unexpected member ${name}`);
-        else if (isObject(schema.additionalProperties)) out.push(...this.errors(v, schema.additionalProperties, `${at}/${name}`));
+        else if (isObject(schema.additionalProperties))
+          out.push(...this.errors(v, schema.additionalProperties, `${at}/${name}`));
       }
     }
     return out;
@@ -75,13 +100,21 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function hasType(value: unknown, type: string): boolean {
   switch (type) {
-    case 'object': return isObject(value);
-    case 'array': return Array.isArray(value);
-    case 'string': return typeof value === 'string';
-    case 'boolean': return typeof value === 'boolean';
-    case 'null': return value === null;
-    case 'number': return typeof value === 'number' && Number.isFinite(value);
-    case 'integer': return Number.isInteger(value);
-    default: throw new Error(`unsupported type ${type}`);
+    case 'object':
+      return isObject(value);
+    case 'array':
+      return Array.isArray(value);
+    case 'string':
+      return typeof value === 'string';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'null':
+      return value === null;
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'integer':
+      return Number.isInteger(value);
+    default:
+      throw new Error(`unsupported type ${type}`);
   }
 }

@@ -6,13 +6,20 @@ import { createLambdaContext } from '../../functions/local/lambda-context.js';
 import { METRIC, metrics } from '../../functions/observability/index.js';
 import { DUPLICATE, EASY, NO_SOLUTION } from '../helpers/boards.js';
 
-async function solve(body: string, contentType = 'application/json', context = createLambdaContext()): Promise<Map<string, number>> {
+async function solve(
+  body: string,
+  contentType = 'application/json',
+  context = createLambdaContext(),
+): Promise<Map<string, number>> {
   const added = new Map<string, number>();
   const spy = vi.spyOn(metrics, 'addMetric').mockImplementation((name: string, _unit, value: number) => {
     added.set(name, (added.get(name) ?? 0) + value);
     return undefined as never;
   });
-  await handler(buildHttpApiEvent({ method: 'POST', url: '/solve', headers: { 'content-type': contentType }, body }), context);
+  await handler(
+    buildHttpApiEvent({ method: 'POST', url: '/solve', headers: { 'content-type': contentType }, body }),
+    context,
+  );
   spy.mockRestore();
   return added;
 }
@@ -33,7 +40,11 @@ describe('metrics of the HTTP adapter', () => {
 
   it('still counts the boards solved before the time budget stopped a batch', async () => {
     const nearlyOut = createLambdaContext({ timeoutMs: 1000 });
-    expect((await solve(JSON.stringify({ boards: [EASY, EASY, EASY] }), 'application/json', nearlyOut)).get(METRIC.boardsSolved)).toBe(1);
+    expect(
+      (await solve(JSON.stringify({ boards: [EASY, EASY, EASY] }), 'application/json', nearlyOut)).get(
+        METRIC.boardsSolved,
+      ),
+    ).toBe(1);
     expect((await solve(`${EASY}\n${EASY}\n`, 'text/plain', nearlyOut)).get(METRIC.boardsSolved)).toBe(1);
   });
 

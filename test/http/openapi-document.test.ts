@@ -14,7 +14,7 @@ const checker = new SchemaChecker(doc as unknown as Schema);
 const schema = (name: string) => doc.components.schemas[name]!;
 
 function refsIn(node: unknown, out: string[] = []): string[] {
-  if (Array.isArray(node)) node.forEach((n) => refsIn(n, out));
+  if (Array.isArray(node)) for (const n of node) refsIn(n, out);
   else if (typeof node === 'object' && node !== null) {
     for (const [key, value] of Object.entries(node)) {
       if (key === '$ref' && typeof value === 'string') out.push(value);
@@ -31,8 +31,17 @@ describe('the OpenAPI document', () => {
   });
 
   it('describes exactly the routes and methods the adapter serves', () => {
-    const served = Object.fromEntries(Object.entries(routes).map(([path, methods]) => [path, Object.keys(methods).map((m) => m.toLowerCase()).sort()]));
-    const described = Object.fromEntries(Object.entries(doc.paths).map(([path, ops]) => [path, Object.keys(ops).sort()]));
+    const served = Object.fromEntries(
+      Object.entries(routes).map(([path, methods]) => [
+        path,
+        Object.keys(methods)
+          .map((m) => m.toLowerCase())
+          .sort(),
+      ]),
+    );
+    const described = Object.fromEntries(
+      Object.entries(doc.paths).map(([path, ops]) => [path, Object.keys(ops).sort()]),
+    );
     expect(described).toEqual(served);
   });
 
@@ -43,7 +52,9 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents on POST /solve every client-error status the adapter can answer there', () => {
-    const statuses = Object.values(PROBLEM_TYPES).map((t) => t.status).filter((s) => s < 500 && s !== 404);
+    const statuses = Object.values(PROBLEM_TYPES)
+      .map((t) => t.status)
+      .filter((s) => s < 500 && s !== 404);
     for (const status of statuses) expect(Object.keys(doc.paths['/solve']!.post!.responses)).toContain(String(status));
   });
 
@@ -59,7 +70,9 @@ describe('the OpenAPI document', () => {
 
   it('accepts a solution only when it is complete, in each shape', () => {
     const solved = schema('SolvedBoard');
-    for (const solution of [EASY_SOLUTION, toChars(EASY_SOLUTION), toNumbers(EASY_SOLUTION)]) expect(checker.errors(solution, solved)).toEqual([]);
-    for (const unsolved of [EASY, toChars(EASY), toNumbers(EASY)]) expect(checker.errors(unsolved, solved)).not.toEqual([]);
+    for (const solution of [EASY_SOLUTION, toChars(EASY_SOLUTION), toNumbers(EASY_SOLUTION)])
+      expect(checker.errors(solution, solved)).toEqual([]);
+    for (const unsolved of [EASY, toChars(EASY), toNumbers(EASY)])
+      expect(checker.errors(unsolved, solved)).not.toEqual([]);
   });
 });

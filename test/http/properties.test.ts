@@ -19,7 +19,18 @@ const method = fc.oneof(
   fc.string({ maxLength: 10 }),
 );
 const path = fc.oneof(
-  fc.constantFrom('/solve', '/health', '/openapi.json', '/', '/solve/', '/SOLVE', '/solve/x', '/prod/solve', '//solve', '/openapi.json/..'),
+  fc.constantFrom(
+    '/solve',
+    '/health',
+    '/openapi.json',
+    '/',
+    '/solve/',
+    '/SOLVE',
+    '/solve/x',
+    '/prod/solve',
+    '//solve',
+    '/openapi.json/..',
+  ),
   fc.string({ maxLength: 30 }).map((s) => `/${s}`),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
 );
@@ -51,16 +62,24 @@ const boardLike = fc.oneof(
   solvableString.map(toChars),
   solvableString.map(toNumbers),
   fc.string({ unit: fc.constantFrom(...'.0123456789|-+ \nx'), minLength: 70, maxLength: 95 }),
-  fc.array(fc.array(fc.oneof(fc.integer({ min: -2, max: 12 }), fc.constantFrom('1', '.', '', '10')), { maxLength: 10 }), { maxLength: 10 }),
+  fc.array(
+    fc.array(fc.oneof(fc.integer({ min: -2, max: 12 }), fc.constantFrom('1', '.', '', '10')), { maxLength: 10 }),
+    { maxLength: 10 },
+  ),
   fc.constantFrom(EASY, null, 0, true, {}, []),
   fc.anything({ maxDepth: 3 }),
 );
 const body = fc.oneof(
   fc.record({ board: boardLike }).map((v) => JSON.stringify(v)),
   fc.record({ boards: fc.array(boardLike, { maxLength: 8 }) }).map((v) => JSON.stringify(v)),
-  fc.record({ board: boardLike, boards: fc.array(boardLike, { maxLength: 2 }) }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
   fc
-    .tuple(fc.array(fc.oneof(solvableString, fc.string({ maxLength: 90 }), fc.constant('')), { maxLength: 8 }), fc.constantFrom('\n', '\r\n'))
+    .record({ board: boardLike, boards: fc.array(boardLike, { maxLength: 2 }) }, { requiredKeys: [] })
+    .map((v) => JSON.stringify(v)),
+  fc
+    .tuple(
+      fc.array(fc.oneof(solvableString, fc.string({ maxLength: 90 }), fc.constant('')), { maxLength: 8 }),
+      fc.constantFrom('\n', '\r\n'),
+    )
     .map(([lines, eol]) => lines.join(eol)),
   fc.json({ maxDepth: 4 }),
   fc.string({ unit: 'binary', maxLength: 200 }),
@@ -92,13 +111,26 @@ const anyType = fc.record({
   bytes: fc.option(fc.uint8Array({ maxLength: 64 })),
   stage: fc.constant('$default'),
 });
-const anything = fc.record({ method, path, contentType, body, base64: fc.boolean(), bytes: fc.option(fc.uint8Array({ maxLength: 64 })), stage: fc.constantFrom('$default', 'prod') });
+const anything = fc.record({
+  method,
+  path,
+  contentType,
+  body,
+  base64: fc.boolean(),
+  bytes: fc.option(fc.uint8Array({ maxLength: 64 })),
+  stage: fc.constantFrom('$default', 'prod'),
+});
 
 /** Random requests, built as API Gateway would deliver them, sometimes base64-encoded or through a named stage. */
 const request = fc
   .oneof({ arbitrary: aimed, weight: 3 }, { arbitrary: anyType, weight: 1 }, { arbitrary: anything, weight: 2 })
   .map(({ method, path, contentType, body, base64, bytes, stage }): Sent => {
-    const event = buildHttpApiEvent({ method: method || 'GET', url: path, headers: contentType === undefined ? {} : { 'content-type': contentType }, ...(bytes ? { body: Buffer.from(bytes) } : body === undefined ? {} : { body }) });
+    const event = buildHttpApiEvent({
+      method: method || 'GET',
+      url: path,
+      headers: contentType === undefined ? {} : { 'content-type': contentType },
+      ...(bytes ? { body: Buffer.from(bytes) } : body === undefined ? {} : { body }),
+    });
     if (base64 && event.body !== undefined && !event.isBase64Encoded) {
       event.body = Buffer.from(event.body).toString('base64');
       event.isBase64Encoded = true;
@@ -159,10 +191,22 @@ describe('the handler under random HTTP requests', () => {
   });
 
   it('answers a text/plain body with exactly one line per input line', async () => {
-    const lines = fc.array(fc.oneof(solvableString, fc.string({ maxLength: 90 }).filter((s) => !s.includes('\n')), fc.constant('')), { minLength: 1, maxLength: 12 });
+    const lines = fc.array(
+      fc.oneof(
+        solvableString,
+        fc.string({ maxLength: 90 }).filter((s) => !s.includes('\n')),
+        fc.constant(''),
+      ),
+      { minLength: 1, maxLength: 12 },
+    );
     await fc.assert(
       fc.asyncProperty(lines, async (input) => {
-        const event = buildHttpApiEvent({ method: 'POST', url: '/solve', headers: { 'content-type': 'text/plain' }, body: input.join('\n') });
+        const event = buildHttpApiEvent({
+          method: 'POST',
+          url: '/solve',
+          headers: { 'content-type': 'text/plain' },
+          body: input.join('\n'),
+        });
         const result = (await handler(event, context)) as HttpResponse;
         if (input.every((l) => l.trim() === '')) {
           expect(result.statusCode).toBe(400);

@@ -10,7 +10,11 @@ import { EASY, EASY_SOLUTION, HARD, HARD_SOLUTION, toChars } from '../helpers/bo
 
 const context = createLambdaContext();
 
-async function post(body: string, contentType: string, transform?: (e: ReturnType<typeof buildHttpApiEvent>) => void): Promise<HttpResponse> {
+async function post(
+  body: string,
+  contentType: string,
+  transform?: (e: ReturnType<typeof buildHttpApiEvent>) => void,
+): Promise<HttpResponse> {
   const event = buildHttpApiEvent({ method: 'POST', url: '/solve', headers: { 'content-type': contentType }, body });
   transform?.(event);
   return (await handler(event, context)) as HttpResponse;
@@ -35,7 +39,7 @@ describe('request parsing', () => {
 
   it('accepts a body of exactly the byte limit and refuses one byte more with 413', async () => {
     const json = JSON.stringify({ board: EASY });
-    const padded = (size: number) => json.slice(0, -1) + ' '.repeat(size - json.length) + '}';
+    const padded = (size: number) => `${json.slice(0, -1) + ' '.repeat(size - json.length)}}`;
     expect((await post(padded(MAX_BODY_BYTES), 'application/json')).statusCode).toBe(200);
     expect((await post(padded(MAX_BODY_BYTES + 1), 'application/json')).statusCode).toBe(413);
   });
@@ -49,11 +53,16 @@ describe('request parsing', () => {
   it(`solves exactly ${MAX_BOARDS} boards and refuses ${MAX_BOARDS + 1} with 413, in JSON and in text lines`, async () => {
     const ok = await post(JSON.stringify({ boards: Array(MAX_BOARDS).fill(EASY) }), 'application/json');
     expect(JSON.parse(ok.body).solved).toBe(MAX_BOARDS);
-    expect((await post(JSON.stringify({ boards: Array(MAX_BOARDS + 1).fill(EASY) }), 'application/json')).statusCode).toBe(413);
+    expect(
+      (await post(JSON.stringify({ boards: Array(MAX_BOARDS + 1).fill(EASY) }), 'application/json')).statusCode,
+    ).toBe(413);
     expect((await post(`${EASY}\n`.repeat(MAX_BOARDS), 'text/plain')).statusCode).toBe(200);
     const tooMany = await post(`${EASY}\n`.repeat(MAX_BOARDS + 1), 'text/plain');
     expect(tooMany.statusCode).toBe(413);
-    expect(JSON.parse(tooMany.body)).toMatchObject({ limit: MAX_BOARDS, type: expect.stringContaining('too-many-boards') });
+    expect(JSON.parse(tooMany.body)).toMatchObject({
+      limit: MAX_BOARDS,
+      type: expect.stringContaining('too-many-boards'),
+    });
   });
 
   it('answers an empty batch with no results', async () => {
@@ -124,7 +133,10 @@ describe('routing', () => {
 
 describe('content-type parsing', () => {
   it('reads the essence and parameters of a media type', () => {
-    expect(parseMediaType('text/plain; charset="utf-8"; x=1')).toEqual({ essence: 'text/plain', params: { charset: 'utf-8', x: '1' } });
+    expect(parseMediaType('text/plain; charset="utf-8"; x=1')).toEqual({
+      essence: 'text/plain',
+      params: { charset: 'utf-8', x: '1' },
+    });
   });
 
   it('gives undefined for a missing or malformed header', () => {

@@ -36,7 +36,12 @@ describe('the solving time budget of one request', () => {
 
   it('answers a batch that outlasts the invocation with 413 solve-time-exceeded, not a timeout', async () => {
     const nearlyOut = createLambdaContext({ timeoutMs: 1000 });
-    const event = buildHttpApiEvent({ method: 'POST', url: '/solve', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ boards: [EASY, EASY, EASY] }) });
+    const event = buildHttpApiEvent({
+      method: 'POST',
+      url: '/solve',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ boards: [EASY, EASY, EASY] }),
+    });
     const result = (await handler(event, nearlyOut)) as HttpResponse;
     expect(result.statusCode).toBe(413);
     expect(JSON.parse(result.body)).toMatchObject({ type: expect.stringContaining('solve-time-exceeded'), limit: 0 });
@@ -44,9 +49,19 @@ describe('the solving time budget of one request', () => {
 
   it('does the same for text/plain lines, but always solves a single board', async () => {
     const nearlyOut = createLambdaContext({ timeoutMs: 1000 });
-    const lines = buildHttpApiEvent({ method: 'POST', url: '/solve', headers: { 'content-type': 'text/plain' }, body: `${EASY}\n\n${EASY}\n` });
+    const lines = buildHttpApiEvent({
+      method: 'POST',
+      url: '/solve',
+      headers: { 'content-type': 'text/plain' },
+      body: `${EASY}\n\n${EASY}\n`,
+    });
     expect(((await handler(lines, nearlyOut)) as HttpResponse).statusCode).toBe(413);
-    const one = buildHttpApiEvent({ method: 'POST', url: '/solve', headers: { 'content-type': 'text/plain' }, body: `\n${EASY}\n` });
+    const one = buildHttpApiEvent({
+      method: 'POST',
+      url: '/solve',
+      headers: { 'content-type': 'text/plain' },
+      body: `\n${EASY}\n`,
+    });
     expect(((await handler(one, nearlyOut)) as HttpResponse).body).toBe(`\n${EASY_SOLUTION}\n`);
   });
 });

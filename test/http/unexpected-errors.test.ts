@@ -16,12 +16,28 @@ const { createLambdaContext } = await import('../../functions/local/lambda-conte
 describe('an unexpected error inside the HTTP adapter', () => {
   it('becomes a logged 500 problem+json with the request id, not an exception', async () => {
     const error = vi.spyOn(logger, 'error');
-    const event = buildHttpApiEvent({ method: 'POST', url: '/solve', headers: { 'content-type': 'application/json' }, body: '{}' });
-    const result = (await handler(event, createLambdaContext())) as { statusCode: number; headers: Record<string, string>; body: string };
+    const event = buildHttpApiEvent({
+      method: 'POST',
+      url: '/solve',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const result = (await handler(event, createLambdaContext())) as {
+      statusCode: number;
+      headers: Record<string, string>;
+      body: string;
+    };
     expect(result.statusCode).toBe(500);
     expect(result.headers['content-type']).toBe('application/problem+json');
-    expect(JSON.parse(result.body)).toMatchObject({ status: 500, type: expect.stringContaining('internal-error'), requestId: event.requestContext.requestId });
+    expect(JSON.parse(result.body)).toMatchObject({
+      status: 500,
+      type: expect.stringContaining('internal-error'),
+      requestId: event.requestContext.requestId,
+    });
     expect(result.body).not.toContain('a bug');
-    expect(error).toHaveBeenCalledWith(expect.stringContaining('Unexpected error'), expect.objectContaining({ error: expect.any(TypeError) }));
+    expect(error).toHaveBeenCalledWith(
+      expect.stringContaining('Unexpected error'),
+      expect.objectContaining({ error: expect.any(TypeError) }),
+    );
   });
 });

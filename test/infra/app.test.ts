@@ -9,7 +9,11 @@ import { SolverFunction } from '../../infra/constructs/solver-function.js';
 import { handlerBundleDir, root } from '../../infra/paths.js';
 
 function isBundles(value: unknown): value is { handlerBundleDir: string } {
-  return typeof value === 'object' && value !== null && typeof (value as { handlerBundleDir?: unknown }).handlerBundleDir === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { handlerBundleDir?: unknown }).handlerBundleDir === 'string'
+  );
 }
 
 describe('the Lambda bundle', () => {

@@ -1,5 +1,5 @@
 // Template assertions on the scheduled batch run: schedules, state machine definition, IAM scope.
-import { type Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Synthesized, synth } from './helpers.js';
 
@@ -17,13 +17,16 @@ function resourcesOf(type: string): [string, Json][] {
 }
 
 function idOf(type: string, where: (p: Json) => boolean = () => true): string {
-  const ids = resourcesOf(type).filter(([, p]) => where(p)).map(([id]) => id);
+  const ids = resourcesOf(type)
+    .filter(([, p]) => where(p))
+    .map(([id]) => id);
   expect(ids, type).toHaveLength(1);
   return ids[0] as string;
 }
 
 const bucketId = () => idOf('AWS::S3::Bucket', (p) => p.LoggingConfiguration !== undefined);
-const functionId = () => idOf('AWS::Lambda::Function', (p) => p.Handler === 'index.handler' && p.Runtime === 'nodejs22.x');
+const functionId = () =>
+  idOf('AWS::Lambda::Function', (p) => p.Handler === 'index.handler' && p.Runtime === 'nodejs22.x');
 const stateMachineId = () => idOf('AWS::StepFunctions::StateMachine');
 
 /** A CloudFormation value rendered as text: `{Ref: X}` -> `${X}`, `{Fn::GetAtt: [X, A]}` -> `${X.A}`. */
@@ -102,15 +105,21 @@ describe('state machine', () => {
     ['BatchFiles', 'batch'],
     ['SweepIncoming', 'sweep'],
   ])('%s batches 10 keys per invocation with BatchInput {bucket, mode: %s}', (name, mode) => {
-    expect(mapState(name).ItemBatcher).toEqual({ MaxItemsPerBatch: 10, BatchInput: { bucket: `\${${bucketId()}}`, mode } });
+    expect(mapState(name).ItemBatcher).toEqual({
+      MaxItemsPerBatch: 10,
+      BatchInput: { bucket: `\${${bucketId()}}`, mode },
+    });
   });
 
-  it.each(['BatchFiles', 'SweepIncoming'])('%s runs at most 20 invocations at once and tolerates 5%% failed items', (name) => {
-    const map = mapState(name);
-    expect(map.MaxConcurrency).toBe(20);
-    expect(map.ToleratedFailurePercentage).toBe(5);
-    expect(map.Label).toBe(name);
-  });
+  it.each(['BatchFiles', 'SweepIncoming'])(
+    '%s runs at most 20 invocations at once and tolerates 5%% failed items',
+    (name) => {
+      const map = mapState(name);
+      expect(map.MaxConcurrency).toBe(20);
+      expect(map.ToleratedFailurePercentage).toBe(5);
+      expect(map.Label).toBe(name);
+    },
+  );
 
   it.each(['BatchFiles', 'SweepIncoming'])('%s writes its run results under reports/runs/', (name) => {
     expect(mapState(name).ResultWriter).toEqual({
@@ -119,21 +128,29 @@ describe('state machine', () => {
     });
   });
 
-  it.each(['BatchFiles', 'SweepIncoming'])('%s invokes the solver function with the whole batch and retries throttling with backoff', (name) => {
-    const processor = mapState(name).ItemProcessor;
-    const task = processor.States[processor.StartAt] as { Type: string; Resource: string; Parameters?: unknown; Retry: Json[] };
-    expect(task.Type).toBe('Task');
-    expect(task.Resource).toBe(`\${${functionId()}.Arn}`);
-    expect(task.Parameters).toBeUndefined(); // the payload is the batch itself: {Items, BatchInput}
-    expect(task.Retry).toContainEqual({
-      ErrorEquals: ['Lambda.TooManyRequestsException'],
-      IntervalSeconds: 2,
-      MaxAttempts: 8,
-      BackoffRate: 2,
-      MaxDelaySeconds: 60,
-      JitterStrategy: 'FULL',
-    });
-  });
+  it.each(['BatchFiles', 'SweepIncoming'])(
+    '%s invokes the solver function with the whole batch and retries throttling with backoff',
+    (name) => {
+      const processor = mapState(name).ItemProcessor;
+      const task = processor.States[processor.StartAt] as {
+        Type: string;
+        Resource: string;
+        Parameters?: unknown;
+        Retry: Json[];
+      };
+      expect(task.Type).toBe('Task');
+      expect(task.Resource).toBe(`\${${functionId()}.Arn}`);
+      expect(task.Parameters).toBeUndefined(); // the payload is the batch itself: {Items, BatchInput}
+      expect(task.Retry).toContainEqual({
+        ErrorEquals: ['Lambda.TooManyRequestsException'],
+        IntervalSeconds: 2,
+        MaxAttempts: 8,
+        BackoffRate: 2,
+        MaxDelaySeconds: 60,
+        JitterStrategy: 'FULL',
+      });
+    },
+  );
 
   it('logs every event with execution data and traces with X-Ray', () => {
     const props = resourcesOf('AWS::StepFunctions::StateMachine')[0]?.[1] as Json;
@@ -142,8 +159,11 @@ describe('state machine', () => {
       TracingConfiguration: { Enabled: true },
       LoggingConfiguration: { Level: 'ALL', IncludeExecutionData: true },
     });
-    const group = (props.LoggingConfiguration as { Destinations: { CloudWatchLogsLogGroup: { LogGroupArn: { 'Fn::GetAtt': [string] } } }[] })
-      .Destinations[0]?.CloudWatchLogsLogGroup.LogGroupArn['Fn::GetAtt'][0] as string;
+    const group = (
+      props.LoggingConfiguration as {
+        Destinations: { CloudWatchLogsLogGroup: { LogGroupArn: { 'Fn::GetAtt': [string] } } }[];
+      }
+    ).Destinations[0]?.CloudWatchLogsLogGroup.LogGroupArn['Fn::GetAtt'][0] as string;
     expect(template.findResources('AWS::Logs::LogGroup')[group]).toMatchObject({ Properties: { RetentionInDays: 30 } });
   });
 });
@@ -170,7 +190,9 @@ describe('state machine permissions', () => {
   });
 
   it('may read and write objects only under reports/runs/', () => {
-    const objectStatements = statementsOf(roleId()).filter((s) => actionsOf(s).some((a) => a.startsWith('s3:') && a !== 's3:ListBucket'));
+    const objectStatements = statementsOf(roleId()).filter((s) =>
+      actionsOf(s).some((a) => a.startsWith('s3:') && a !== 's3:ListBucket'),
+    );
     expect(objectStatements).toHaveLength(1);
     expect(flatten(objectStatements[0]?.Resource)).toBe(`\${${bucketId()}.Arn}/reports/runs/*`);
   });
@@ -179,35 +201,58 @@ describe('state machine permissions', () => {
     const invokes = statementsOf(roleId()).filter((s) => actionsOf(s).some((a) => a.startsWith('lambda:')));
     expect(invokes).toHaveLength(1);
     expect(actionsOf(invokes[0] as Json)).toEqual(['lambda:InvokeFunction']);
-    expect(([] as unknown[]).concat(invokes[0]?.Resource).map(flatten)).toEqual([`\${${functionId()}.Arn}`, `\${${functionId()}.Arn}:*`]);
+    expect(([] as unknown[]).concat(invokes[0]?.Resource).map(flatten)).toEqual([
+      `\${${functionId()}.Arn}`,
+      `\${${functionId()}.Arn}:*`,
+    ]);
   });
 });
 
 describe('schedules', () => {
   const schedules = (): Record<string, Json> =>
     Object.fromEntries(
-      resourcesOf('AWS::Scheduler::Schedule').map(([, p]) => [(JSON.parse(String((p.Target as Json).Input)) as { mode: string }).mode, p]),
+      resourcesOf('AWS::Scheduler::Schedule').map(([, p]) => [
+        (JSON.parse(String((p.Target as Json).Input)) as { mode: string }).mode,
+        p,
+      ]),
     );
 
   it('start the batch daily at 03:00 UTC with {"mode":"batch"} and the sweep at 04:00 with {"mode":"sweep"}', () => {
     const byMode = schedules();
     expect(Object.keys(byMode).sort()).toEqual(['batch', 'sweep']);
-    expect(byMode.batch).toMatchObject({ ScheduleExpression: 'cron(0 3 * * ? *)', ScheduleExpressionTimezone: 'UTC', State: 'ENABLED' });
-    expect(byMode.sweep).toMatchObject({ ScheduleExpression: 'cron(0 4 * * ? *)', ScheduleExpressionTimezone: 'UTC', State: 'ENABLED' });
+    expect(byMode.batch).toMatchObject({
+      ScheduleExpression: 'cron(0 3 * * ? *)',
+      ScheduleExpressionTimezone: 'UTC',
+      State: 'ENABLED',
+    });
+    expect(byMode.sweep).toMatchObject({
+      ScheduleExpression: 'cron(0 4 * * ? *)',
+      ScheduleExpressionTimezone: 'UTC',
+      State: 'ENABLED',
+    });
   });
 
   it('target the state machine with 3 retries within an hour, then a dead-letter queue', () => {
     for (const props of Object.values(schedules())) {
-      const target = props.Target as { Arn: unknown; RetryPolicy: Json; DeadLetterConfig: { Arn: { 'Fn::GetAtt': [string, string] } } };
+      const target = props.Target as {
+        Arn: unknown;
+        RetryPolicy: Json;
+        DeadLetterConfig: { Arn: { 'Fn::GetAtt': [string, string] } };
+      };
       expect(target.Arn).toEqual({ Ref: stateMachineId() });
       expect(target.RetryPolicy).toEqual({ MaximumRetryAttempts: 3, MaximumEventAgeInSeconds: 3600 });
       const queueId = target.DeadLetterConfig.Arn['Fn::GetAtt'][0];
-      expect(template.findResources('AWS::SQS::Queue')[queueId]).toMatchObject({ Properties: { SqsManagedSseEnabled: true } });
+      expect(template.findResources('AWS::SQS::Queue')[queueId]).toMatchObject({
+        Properties: { SqsManagedSseEnabled: true },
+      });
     }
   });
 
   it('run with a role that may only start this state machine and send to the dead-letter queue', () => {
-    const target = Object.values(schedules())[0]?.Target as { RoleArn: { 'Fn::GetAtt': [string] }; DeadLetterConfig: { Arn: unknown } };
+    const target = Object.values(schedules())[0]?.Target as {
+      RoleArn: { 'Fn::GetAtt': [string] };
+      DeadLetterConfig: { Arn: unknown };
+    };
     const statements = statementsOf(target.RoleArn['Fn::GetAtt'][0]);
     const grants = statements.map((s) => [actionsOf(s).join(','), JSON.stringify(s.Resource)]);
     expect(grants).toEqual(
@@ -222,7 +267,9 @@ describe('schedules', () => {
 
 describe('batch alarms and outputs', () => {
   it('alarm on a failed or timed-out run and on a start the scheduler could not deliver', () => {
-    const metrics = resourcesOf('AWS::CloudWatch::Alarm').map(([, p]) => `${String(p.Namespace)}/${String(p.MetricName)}`);
+    const metrics = resourcesOf('AWS::CloudWatch::Alarm').map(
+      ([, p]) => `${String(p.Namespace)}/${String(p.MetricName)}`,
+    );
     expect(metrics).toEqual(expect.arrayContaining(['AWS/States/ExecutionsFailed', 'AWS/States/ExecutionsTimedOut']));
     expect(metrics.filter((m) => m === 'AWS/SQS/ApproximateNumberOfMessagesVisible')).toHaveLength(2);
   });

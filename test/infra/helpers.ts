@@ -59,7 +59,12 @@ export function acknowledgements(scope: IConstruct): Acknowledgement[] {
   const found: Acknowledgement[] = [];
   for (const construct of scope.node.findAll()) {
     for (const entry of construct.node.metadata) {
-      if (entry.type !== Validations.ACKNOWLEDGED_RULES_METADATA_KEY || typeof entry.data !== 'object' || entry.data === null) continue;
+      if (
+        entry.type !== Validations.ACKNOWLEDGED_RULES_METADATA_KEY ||
+        typeof entry.data !== 'object' ||
+        entry.data === null
+      )
+        continue;
       for (const [id, reason] of Object.entries(entry.data as Record<string, unknown>)) {
         found.push({ path: construct.node.path, id: id.replace(/^annotation::/i, ''), reason: String(reason) });
       }
@@ -71,5 +76,7 @@ export function acknowledgements(scope: IConstruct): Acknowledgement[] {
 /** The findings cdk-nag's AwsSolutions pack still reports under `scope`, one line each, so a failure names them. */
 export function unacknowledgedFindings(scope: IConstruct): string[] {
   const report = new AwsSolutionsChecks().validateScope(scope);
-  return report.violations.flatMap((v) => v.violatingResources.map((r) => `${v.ruleName} at ${r.constructPath}: ${v.description}`));
+  return report.violations.flatMap((v) =>
+    v.violatingResources.map((r) => `${v.ruleName} at ${r.constructPath}: ${v.description}`),
+  );
 }

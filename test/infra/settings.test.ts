@@ -61,7 +61,11 @@ describe('a stack with every setting changed', () => {
   });
 
   it('sizes the function from memoryMb and timeoutSeconds', () => {
-    template.hasResourceProperties('AWS::Lambda::Function', { Handler: 'index.handler', MemorySize: 3008, Timeout: 300 });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Handler: 'index.handler',
+      MemorySize: 3008,
+      Timeout: 300,
+    });
   });
 
   it('throttles the stage from apiRateLimit and apiBurstLimit', () => {
@@ -116,7 +120,8 @@ describe('a stack with every setting changed', () => {
 
   it('sizes the Distributed Maps from batchMaxConcurrency, batchItemsPerInvocation and batchToleratedFailurePercent', () => {
     const [machine] = Object.values(template.findResources('AWS::StepFunctions::StateMachine'));
-    const parts = (machine as { Properties: { DefinitionString: { 'Fn::Join': [string, unknown[]] } } }).Properties.DefinitionString['Fn::Join'][1];
+    const parts = (machine as { Properties: { DefinitionString: { 'Fn::Join': [string, unknown[]] } } }).Properties
+      .DefinitionString['Fn::Join'][1];
     const text = parts.filter((p): p is string => typeof p === 'string').join('');
     expect(text.split('"MaxConcurrency":100,')).toHaveLength(3);
     expect(text.split('"MaxItemsPerBatch":25,')).toHaveLength(3);

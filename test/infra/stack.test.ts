@@ -21,7 +21,11 @@ interface Statement {
 }
 
 /** The one resource of `type` (the test fails if there are more or none). */
-function only(type: string): { logicalId: string; properties: Record<string, unknown>; resource: Record<string, unknown> } {
+function only(type: string): {
+  logicalId: string;
+  properties: Record<string, unknown>;
+  resource: Record<string, unknown>;
+} {
   const found = template.findResources(type);
   const ids = Object.keys(found);
   expect(ids, `exactly one ${type}`).toHaveLength(1);
@@ -31,16 +35,23 @@ function only(type: string): { logicalId: string; properties: Record<string, unk
 }
 
 function solverFunction() {
-  const functions = template.findResources('AWS::Lambda::Function', { Properties: { Handler: 'index.handler', Runtime: 'nodejs22.x' } });
+  const functions = template.findResources('AWS::Lambda::Function', {
+    Properties: { Handler: 'index.handler', Runtime: 'nodejs22.x' },
+  });
   const [logicalId, ...others] = Object.keys(functions);
   expect(logicalId).toBeDefined();
   expect(others).toEqual([]);
-  return { logicalId: logicalId as string, properties: (functions[logicalId as string] as { Properties: Record<string, unknown> }).Properties };
+  return {
+    logicalId: logicalId as string,
+    properties: (functions[logicalId as string] as { Properties: Record<string, unknown> }).Properties,
+  };
 }
 
 /** The queue the function's failed asynchronous invocations go to. */
 function failedEventsQueueId(): string {
-  const config = only('AWS::Lambda::EventInvokeConfig').properties as { DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [string] } } } };
+  const config = only('AWS::Lambda::EventInvokeConfig').properties as {
+    DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [string] } } };
+  };
   return config.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0];
 }
 
@@ -66,7 +77,8 @@ function solverS3Grants(): Record<string, string[]> {
   const bucketId = dataBucketId();
   const grants: Record<string, string[]> = {};
   for (const policy of Object.values(policies)) {
-    const statements = (policy as { Properties: { PolicyDocument: { Statement: Statement[] } } }).Properties.PolicyDocument.Statement;
+    const statements = (policy as { Properties: { PolicyDocument: { Statement: Statement[] } } }).Properties
+      .PolicyDocument.Statement;
     for (const statement of statements) {
       const actions = ([] as string[]).concat(statement.Action).filter((a) => a.startsWith('s3:'));
       const resources = ([] as unknown[]).concat(statement.Resource);
@@ -74,8 +86,12 @@ function solverS3Grants(): Record<string, string[]> {
         expect(statement.Effect).toBe('Allow');
         for (const resource of resources) {
           const suffix = bucketResourceSuffix(resource, bucketId);
-          expect(suffix, `${action} on ${JSON.stringify(resource)} must be the data bucket or a prefix of it`).toBeDefined();
-          (grants[action] ??= []).push(suffix as string);
+          expect(
+            suffix,
+            `${action} on ${JSON.stringify(resource)} must be the data bucket or a prefix of it`,
+          ).toBeDefined();
+          grants[action] ??= [];
+          grants[action].push(suffix as string);
         }
       }
     }
@@ -86,7 +102,11 @@ function solverS3Grants(): Record<string, string[]> {
 
 describe('function', () => {
   it('runs Node.js 22 on arm64 with the bundle entry index.handler', () => {
-    expect(solverFunction().properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });
+    expect(solverFunction().properties).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+    });
   });
 
   it('deploys exactly the bundle folder (index.mjs and its source map, byte for byte)', () => {
@@ -122,7 +142,10 @@ describe('function', () => {
   });
 
   it('has recursive loop detection on and X-Ray tracing active', () => {
-    expect(solverFunction().properties).toMatchObject({ RecursiveLoop: 'Terminate', TracingConfig: { Mode: 'Active' } });
+    expect(solverFunction().properties).toMatchObject({
+      RecursiveLoop: 'Terminate',
+      TracingConfig: { Mode: 'Active' },
+    });
   });
 
   it('has a role without managed policies', () => {
@@ -156,7 +179,9 @@ describe('bucket', () => {
           IgnorePublicAcls: true,
           RestrictPublicBuckets: true,
         },
-        BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+        BucketEncryption: {
+          ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+        },
       },
     });
   });
@@ -167,25 +192,35 @@ describe('bucket', () => {
       PolicyDocument: {
         Statement: Match.arrayWith([
           Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-          Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { NumericLessThan: { 's3:TlsVersion': 1.2 } } }),
+          Match.objectLike({
+            Effect: 'Deny',
+            Action: 's3:*',
+            Condition: { NumericLessThan: { 's3:TlsVersion': 1.2 } },
+          }),
         ]),
       },
     });
   });
 
   it('writes server access logs to a separate bucket', () => {
-    const bucket = template.findResources('AWS::S3::Bucket')[dataBucketId()] as { Properties: { LoggingConfiguration: { DestinationBucketName: { Ref: string } } } };
+    const bucket = template.findResources('AWS::S3::Bucket')[dataBucketId()] as {
+      Properties: { LoggingConfiguration: { DestinationBucketName: { Ref: string } } };
+    };
     const logBucketId = bucket.Properties.LoggingConfiguration.DestinationBucketName.Ref;
     expect(logBucketId).not.toBe(dataBucketId());
     expect(template.findResources('AWS::S3::Bucket')[logBucketId]).toBeDefined();
   });
 
   it('expires inputs after 30 days, outputs and reports after 90, and abandoned multipart uploads after 1', () => {
-    const bucket = template.findResources('AWS::S3::Bucket')[dataBucketId()] as { Properties: { LifecycleConfiguration: { Rules: Record<string, unknown>[] } } };
+    const bucket = template.findResources('AWS::S3::Bucket')[dataBucketId()] as {
+      Properties: { LifecycleConfiguration: { Rules: Record<string, unknown>[] } };
+    };
     const rules = bucket.Properties.LifecycleConfiguration.Rules;
     const byPrefix = Object.fromEntries(rules.filter((r) => r.Prefix).map((r) => [r.Prefix, r.ExpirationInDays]));
     expect(byPrefix).toEqual({ 'incoming/': 30, 'batch/': 30, 'solved/': 90, 'reports/': 90 });
-    expect(rules).toContainEqual(expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }));
+    expect(rules).toContainEqual(
+      expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
+    );
   });
 });
 
@@ -233,9 +268,14 @@ describe('HTTP API', () => {
 
   it('writes JSON access logs to a log group with retention', () => {
     const { properties } = only('AWS::ApiGatewayV2::Stage');
-    const settings = properties.AccessLogSettings as { DestinationArn: { 'Fn::GetAtt': [string, string] }; Format: string };
+    const settings = properties.AccessLogSettings as {
+      DestinationArn: { 'Fn::GetAtt': [string, string] };
+      Format: string;
+    };
     const groupId = settings.DestinationArn['Fn::GetAtt'][0];
-    expect(template.findResources('AWS::Logs::LogGroup')[groupId]).toMatchObject({ Properties: { RetentionInDays: 30 } });
+    expect(template.findResources('AWS::Logs::LogGroup')[groupId]).toMatchObject({
+      Properties: { RetentionInDays: 30 },
+    });
     expect(JSON.parse(settings.Format)).toMatchObject({ requestId: '$context.requestId', status: '$context.status' });
   });
 
@@ -286,9 +326,15 @@ describe('alarms', () => {
     );
     const byMetric = Object.fromEntries(alarms.map((a) => [`${a.Namespace}/${a.MetricName}`, a]));
     for (const key of ['AWS/SQS/ApproximateNumberOfMessagesVisible', 'AWS/Lambda/Errors', 'AWS/Lambda/Throttles']) {
-      expect(byMetric[key], key).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1 });
+      expect(byMetric[key], key).toMatchObject({
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        EvaluationPeriods: 1,
+      });
     }
-    expect(byMetric['AWS/Lambda/Errors']?.Dimensions).toEqual([{ Name: 'FunctionName', Value: { Ref: solverFunction().logicalId } }]);
+    expect(byMetric['AWS/Lambda/Errors']?.Dimensions).toEqual([
+      { Name: 'FunctionName', Value: { Ref: solverFunction().logicalId } },
+    ]);
   });
 });
 

@@ -33,13 +33,21 @@ function waitForOutput(child: ChildProcess, pattern: RegExp, ms = 30_000): Promi
 describe('npm start (functions/local/start.ts)', () => {
   it('serves the API on 127.0.0.1:$PORT and prints the URL and a curl example that works', async () => {
     // Port 0 everywhere: whatever else `npm start` runs must not collide with other tests.
-    started = spawn(tsx, ['functions/local/start.ts'], { cwd: root, env: { ...quiet, PORT: '0', S3_PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    started = spawn(tsx, ['functions/local/start.ts'], {
+      cwd: root,
+      env: { ...quiet, PORT: '0', S3_PORT: '0' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const printed = (await waitForOutput(started, /Ctrl-C to stop/)).input!;
     const url = printed.match(/HTTP API\s+(http:\/\/127\.0\.0\.1:\d+)/)![1]!;
     const body = printed.match(/curl -s \S+\/solve -H 'content-type: application\/json' -d '(\{.*\})'/)![1]!;
     const health = await fetch(`${url}/health`);
     expect(health.status).toBe(200);
-    const solved = await fetch(`${url}/solve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const solved = await fetch(`${url}/solve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     expect(solved.status).toBe(200);
     expect((await solved.json()) as unknown).toMatchObject({ unique: true });
   });
@@ -47,7 +55,11 @@ describe('npm start (functions/local/start.ts)', () => {
 
 describe('npm run invoke (functions/local/invoke.ts)', () => {
   it('prints the handler result for a sample event as JSON on stdout, logs kept off stdout', () => {
-    const run = spawnSync(tsx, ['functions/local/invoke.ts', 'events/http-solve-string.json'], { cwd: root, encoding: 'utf8', env: process.env });
+    const run = spawnSync(tsx, ['functions/local/invoke.ts', 'events/http-solve-string.json'], {
+      cwd: root,
+      encoding: 'utf8',
+      env: process.env,
+    });
     expect(run.status, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout) as { statusCode: number; body: { solution: string } };
     expect(result.statusCode).toBe(200);
@@ -55,7 +67,11 @@ describe('npm run invoke (functions/local/invoke.ts)', () => {
   });
 
   it('exits 1 and prints the error when the handler rejects the event', () => {
-    const run = spawnSync(tsx, ['functions/local/invoke.ts', 'package.json'], { cwd: root, encoding: 'utf8', env: quiet });
+    const run = spawnSync(tsx, ['functions/local/invoke.ts', 'package.json'], {
+      cwd: root,
+      encoding: 'utf8',
+      env: quiet,
+    });
     expect(run.status).toBe(1);
     expect(JSON.parse(run.stdout)).toMatchObject({ errorType: 'UnrecognisedEventError' });
   });

@@ -6,7 +6,13 @@ describe('buildHttpApiEvent (what the local server hands the handler)', () => {
   const event = buildHttpApiEvent({
     method: 'post',
     url: '/solve?a=1&a=2&b=x%20y',
-    headers: { 'Content-Type': 'application/json', 'X-Multi': ['1', '2'], Cookie: 'c1=1; c2=2', Host: '127.0.0.1:3000', 'User-Agent': 'curl/8' },
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Multi': ['1', '2'],
+      Cookie: 'c1=1; c2=2',
+      Host: '127.0.0.1:3000',
+      'User-Agent': 'curl/8',
+    },
     body: '{"board":"x"}',
     time: new Date(Date.UTC(2026, 10, 29, 15, 3, 58)),
   });
@@ -16,11 +22,21 @@ describe('buildHttpApiEvent (what the local server hands the handler)', () => {
   });
 
   it('has the payload 2.0 top level: version, $default route, raw path and query', () => {
-    expect(event).toMatchObject({ version: '2.0', routeKey: '$default', rawPath: '/solve', rawQueryString: 'a=1&a=2&b=x%20y' });
+    expect(event).toMatchObject({
+      version: '2.0',
+      routeKey: '$default',
+      rawPath: '/solve',
+      rawQueryString: 'a=1&a=2&b=x%20y',
+    });
   });
 
   it('lower-cases header names, joins repeated headers with commas, and moves cookies to `cookies`', () => {
-    expect(event.headers).toEqual({ 'content-type': 'application/json', 'x-multi': '1,2', host: '127.0.0.1:3000', 'user-agent': 'curl/8' });
+    expect(event.headers).toEqual({
+      'content-type': 'application/json',
+      'x-multi': '1,2',
+      host: '127.0.0.1:3000',
+      'user-agent': 'curl/8',
+    });
     expect(event.cookies).toEqual(['c1=1', 'c2=2']);
   });
 
@@ -45,9 +61,19 @@ describe('buildHttpApiEvent (what the local server hands the handler)', () => {
   });
 
   it('base64-encodes a body of a binary content type, and a text body that is not UTF-8', () => {
-    const binary = buildHttpApiEvent({ method: 'POST', url: '/solve', headers: { 'content-type': 'application/octet-stream' }, body: 'abc' });
+    const binary = buildHttpApiEvent({
+      method: 'POST',
+      url: '/solve',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: 'abc',
+    });
     expect(binary).toMatchObject({ body: 'YWJj', isBase64Encoded: true });
-    const latin1 = buildHttpApiEvent({ method: 'POST', url: '/solve', headers: { 'content-type': 'text/plain' }, body: Buffer.from([0xe9]) });
+    const latin1 = buildHttpApiEvent({
+      method: 'POST',
+      url: '/solve',
+      headers: { 'content-type': 'text/plain' },
+      body: Buffer.from([0xe9]),
+    });
     expect(latin1).toMatchObject({ body: '6Q==', isBase64Encoded: true });
   });
 

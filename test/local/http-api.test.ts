@@ -3,7 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/handler/index.js';
 import { MAX_BOARDS, MAX_BODY_BYTES, PROBLEM_TYPE_URI_PREFIX } from '../../functions/http/index.js';
 import { startHttpServer, type RunningHttpServer } from '../../functions/local/http-server.js';
-import { DUPLICATE, EASY, EASY_SOLUTION, HARD, HARD_SOLUTION, NO_SOLUTION, toChars, toDrawing, toNumbers } from '../helpers/boards.js';
+import {
+  DUPLICATE,
+  EASY,
+  EASY_SOLUTION,
+  HARD,
+  HARD_SOLUTION,
+  NO_SOLUTION,
+  toChars,
+  toDrawing,
+  toNumbers,
+} from '../helpers/boards.js';
 import { openApiMismatches } from '../http/openapi-conformance.js';
 
 let server: RunningHttpServer;
@@ -32,7 +42,12 @@ async function call(method: string, path: string, body?: string | Uint8Array, co
     body: text,
   });
   expect(mismatches, `${method} ${path} -> ${response.status}: ${text.slice(0, 300)}`).toEqual([]);
-  return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) as Record<string, unknown> };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    json: () => JSON.parse(text) as Record<string, unknown>,
+  };
 }
 
 const postJson = (value: unknown) => call('POST', '/solve', JSON.stringify(value), 'application/json');
@@ -111,7 +126,10 @@ describe('local HTTP API over real HTTP', () => {
     const body = answer.json() as { results: Array<Record<string, unknown>>; solved: number; failed: number };
     expect(body.results.map((r) => r.index)).toEqual([0, 1, 2, 3, 4]);
     expect(body.results[0]!.solution).toBe(EASY_SOLUTION);
-    expect(body.results[1]).toMatchObject({ status: 400, problems: [{ code: 'DUPLICATE_IN_ROW', index: 1, row: 1, col: 2 }, { code: 'DUPLICATE_IN_BOX' }] });
+    expect(body.results[1]).toMatchObject({
+      status: 400,
+      problems: [{ code: 'DUPLICATE_IN_ROW', index: 1, row: 1, col: 2 }, { code: 'DUPLICATE_IN_BOX' }],
+    });
     expect(body.results[2]!.solution).toEqual(toNumbers(HARD_SOLUTION));
     expect(body.results[3]).toMatchObject({ status: 422, problems: [{ code: 'NO_SOLUTION', index: 3 }] });
     expect(body.results[4]).toMatchObject({ status: 400, problems: [{ code: 'WRONG_TYPE', index: 4 }] });
@@ -147,7 +165,13 @@ describe('local HTTP API over real HTTP', () => {
     expect(bad.problems).toEqual([expect.objectContaining({ code: 'BAD_CHARACTER', row: 1, col: 1 })]);
     const duplicate = expectProblem(await postJson({ board: toChars(DUPLICATE) }), 400, 'invalid-board');
     expect(duplicate.problems).toContainEqual(
-      expect.objectContaining({ code: 'DUPLICATE_IN_ROW', cells: [{ row: 1, col: 1 }, { row: 1, col: 2 }] }),
+      expect.objectContaining({
+        code: 'DUPLICATE_IN_ROW',
+        cells: [
+          { row: 1, col: 1 },
+          { row: 1, col: 2 },
+        ],
+      }),
     );
   });
 
@@ -156,7 +180,11 @@ describe('local HTTP API over real HTTP', () => {
     expect(short.problems).toEqual([expect.objectContaining({ code: 'WRONG_LENGTH' })]);
     const shape = expectProblem(await postJson({ board: toNumbers(EASY).slice(1) }), 400, 'invalid-board');
     expect(shape.problems).toEqual([expect.objectContaining({ code: 'WRONG_SHAPE' })]);
-    const range = expectProblem(await postJson({ board: [[10, ...toNumbers(EASY)[0]!.slice(1)], ...toNumbers(EASY).slice(1)] }), 400, 'invalid-board');
+    const range = expectProblem(
+      await postJson({ board: [[10, ...toNumbers(EASY)[0]!.slice(1)], ...toNumbers(EASY).slice(1)] }),
+      400,
+      'invalid-board',
+    );
     expect(range.problems).toEqual([expect.objectContaining({ code: 'DIGIT_OUT_OF_RANGE', row: 1, col: 1 })]);
   });
 
@@ -179,7 +207,11 @@ describe('local HTTP API over real HTTP', () => {
   });
 
   it(`answers 413 for a body over ${MAX_BODY_BYTES} bytes, saying the limit`, async () => {
-    const details = expectProblem(await call('POST', '/solve', `${EASY}\n`.repeat(Math.ceil(MAX_BODY_BYTES / 82) + 1), 'text/plain'), 413, 'body-too-large');
+    const details = expectProblem(
+      await call('POST', '/solve', `${EASY}\n`.repeat(Math.ceil(MAX_BODY_BYTES / 82) + 1), 'text/plain'),
+      413,
+      'body-too-large',
+    );
     expect(details.limit).toBe(MAX_BODY_BYTES);
     expect(details.detail).toContain(String(MAX_BODY_BYTES));
   });
@@ -191,9 +223,17 @@ describe('local HTTP API over real HTTP', () => {
   });
 
   it('answers 415 for another content type or none, listing the accepted ones', async () => {
-    const form = expectProblem(await call('POST', '/solve', `board=${EASY}`, 'application/x-www-form-urlencoded'), 415, 'unsupported-media-type');
+    const form = expectProblem(
+      await call('POST', '/solve', `board=${EASY}`, 'application/x-www-form-urlencoded'),
+      415,
+      'unsupported-media-type',
+    );
     expect(form.accept).toEqual(['application/json', 'text/plain']);
-    expectProblem(await call('POST', '/solve', new TextEncoder().encode(JSON.stringify({ board: EASY }))), 415, 'unsupported-media-type');
+    expectProblem(
+      await call('POST', '/solve', new TextEncoder().encode(JSON.stringify({ board: EASY }))),
+      415,
+      'unsupported-media-type',
+    );
     expectProblem(await call('POST', '/solve', EASY, 'text/plain; charset=latin1'), 415, 'unsupported-media-type');
   });
 

@@ -22,9 +22,20 @@ describe('startHttpServer (the local stand-in for API Gateway)', () => {
       requestId = context.awsRequestId;
       return { statusCode: 204 };
     });
-    const response = await fetch(`${url}/solve?x=1`, { method: 'POST', headers: { 'content-type': 'text/plain', 'X-Custom': 'A' }, body: 'hello' });
+    const response = await fetch(`${url}/solve?x=1`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', 'X-Custom': 'A' },
+      body: 'hello',
+    });
     expect(response.status).toBe(204);
-    expect(seen).toMatchObject({ version: '2.0', rawPath: '/solve', rawQueryString: 'x=1', body: 'hello', isBase64Encoded: false, headers: { 'x-custom': 'A' } });
+    expect(seen).toMatchObject({
+      version: '2.0',
+      rawPath: '/solve',
+      rawQueryString: 'x=1',
+      body: 'hello',
+      isBase64Encoded: false,
+      headers: { 'x-custom': 'A' },
+    });
     expect(seen!.requestContext.http.method).toBe('POST');
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(response.headers.get('apigw-requestid')).toBe(seen!.requestContext.requestId);
@@ -68,7 +79,11 @@ describe('startHttpServer (the local stand-in for API Gateway)', () => {
       called = true;
       return { statusCode: 200 };
     });
-    const response = await fetch(`${url}/solve`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(10 * 1024 * 1024 + 1) });
+    const response = await fetch(`${url}/solve`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'x'.repeat(10 * 1024 * 1024 + 1),
+    });
     expect(response.status).toBe(413);
     expect(called).toBe(false);
   });

@@ -55,7 +55,11 @@ describe('local S3 server', () => {
       s3: {
         s3SchemaVersion: '1.0',
         bucket: { name: s3.bucket, arn: `arn:aws:s3:::${s3.bucket}` },
-        object: { key: 'incoming/my+puzzles%2B1+%C3%A9t%C3%A9.txt', size: body.length, eTag: head.ETag!.replace(/"/g, '') },
+        object: {
+          key: 'incoming/my+puzzles%2B1+%C3%A9t%C3%A9.txt',
+          size: body.length,
+          eTag: head.ETag!.replace(/"/g, ''),
+        },
       },
     });
     expect(event.Records[0]!.s3.object.sequencer).toMatch(/^[0-9A-F]{16,}$/);
@@ -65,9 +69,16 @@ describe('local S3 server', () => {
   it('delivers a multipart upload as ObjectCreated:CompleteMultipartUpload', async () => {
     const key = 'incoming/multipart.txt';
     const body = Buffer.from(`${EASY}\n`.repeat(Math.ceil((6 * 1024 * 1024) / 82)));
-    await new Upload({ client: s3.client, params: { Bucket: s3.bucket, Key: key, Body: body }, partSize: 5 * 1024 * 1024 }).done();
+    await new Upload({
+      client: s3.client,
+      params: { Bucket: s3.bucket, Key: key, Body: body },
+      partSize: 5 * 1024 * 1024,
+    }).done();
     const event = await eventFor(key);
-    expect(event.Records[0]).toMatchObject({ eventName: 'ObjectCreated:CompleteMultipartUpload', s3: { object: { key, size: body.length } } });
+    expect(event.Records[0]).toMatchObject({
+      eventName: 'ObjectCreated:CompleteMultipartUpload',
+      s3: { object: { key, size: body.length } },
+    });
   });
 
   it('delivers nothing for objects outside incoming/ (the notification is filtered on the prefix)', async () => {
@@ -90,11 +101,14 @@ describe('local S3 server', () => {
   });
 
   it('pages through ListObjectsV2 with continuation tokens (s3rver runs with the OpenSSL legacy provider)', async () => {
-    for (let i = 0; i < 3; i++) await s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `paged/${i}.txt`, Body: 'x' }));
+    for (let i = 0; i < 3; i++)
+      await s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `paged/${i}.txt`, Body: 'x' }));
     const keys: string[] = [];
     let token: string | undefined;
     do {
-      const page = await s3.client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: 'paged/', MaxKeys: 1, ContinuationToken: token }));
+      const page = await s3.client.send(
+        new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: 'paged/', MaxKeys: 1, ContinuationToken: token }),
+      );
       keys.push(...(page.Contents ?? []).map((o) => o.Key!));
       token = page.NextContinuationToken;
     } while (token);

@@ -39,7 +39,14 @@ function waitForOutput(child: ChildProcess, pattern: RegExp, ms = 30_000): Promi
 it('npm start serves a local S3 bucket whose incoming/ uploads are solved into solved/ by the handler', async () => {
   started = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), ['functions/local/start.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: '0', S3_PORT: '0', S3_DATA_DIR: dataDir, BUCKET: 'start-test', POWERTOOLS_LOG_LEVEL: 'SILENT' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      S3_PORT: '0',
+      S3_DATA_DIR: dataDir,
+      BUCKET: 'start-test',
+      POWERTOOLS_LOG_LEVEL: 'SILENT',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const printed = await waitForOutput(started, /Ctrl-C to stop/);
@@ -48,7 +55,10 @@ it('npm start serves a local S3 bucket whose incoming/ uploads are solved into s
   await client.send(new PutObjectCommand({ Bucket: 'start-test', Key: 'incoming/from start.txt', Body: `${EASY}\n` }));
   // The report is written after the output is complete: wait for it (s3rver, unlike S3, shows objects while they are written).
   const get = (key: string) =>
-    client.send(new GetObjectCommand({ Bucket: 'start-test', Key: key })).then((r) => r.Body!.transformToString(), () => undefined);
+    client.send(new GetObjectCommand({ Bucket: 'start-test', Key: key })).then(
+      (r) => r.Body!.transformToString(),
+      () => undefined,
+    );
   let report: string | undefined;
   for (let i = 0; i < 300 && report === undefined; i++) {
     report = await get('reports/from start.txt.json');

@@ -58,7 +58,8 @@ export async function startTestS3(options: Omit<LocalS3ServerOptions, 'port' | '
     server,
     client,
     bucket,
-    put: async (key, body) => (await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }))).ETag ?? '',
+    put: async (key, body) =>
+      (await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }))).ETag ?? '',
     text,
     exists: async (key) => (await head(key)) !== undefined,
     report: async (sourceKey) => {
@@ -70,7 +71,13 @@ export async function startTestS3(options: Omit<LocalS3ServerOptions, 'port' | '
     eventFor: async (key, eventName) => {
       const h = await head(key);
       if (!h) throw new Error(`no object ${key}`);
-      return s3Event({ bucket, key, size: h.ContentLength ?? 0, eTag: (h.ETag ?? '').replace(/"/g, ''), ...(eventName ? { eventName } : {}) });
+      return s3Event({
+        bucket,
+        key,
+        size: h.ContentLength ?? 0,
+        eTag: (h.ETag ?? '').replace(/"/g, ''),
+        ...(eventName ? { eventName } : {}),
+      });
     },
     close: async () => {
       client.destroy();

@@ -17,7 +17,8 @@ afterAll(async () => {
 });
 
 const HARD = readPuzzleSet('puzzles2_17_clue').slice(100, 150);
-const toNumbers = (s: string) => Array.from({ length: 9 }, (_, r) => [...s.slice(r * 9, r * 9 + 9)].map((c) => (c === '.' ? 0 : Number(c))));
+const toNumbers = (s: string) =>
+  Array.from({ length: 9 }, (_, r) => [...s.slice(r * 9, r * 9 + 9)].map((c) => (c === '.' ? 0 : Number(c))));
 
 interface Case {
   name: string;
@@ -27,20 +28,27 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { name: 'puzzles.txt', body: HARD.join('\r\n') + '\r\n', solutions: (o) => o.split('\n').slice(0, -1) },
+  { name: 'puzzles.txt', body: `${HARD.join('\r\n')}\r\n`, solutions: (o) => o.split('\n').slice(0, -1) },
   {
     name: 'kaggle.csv',
-    body: 'quizzes,solutions\n' + HARD.map((p) => `${p.replace(/\./g, '0')},`).join('\n') + '\n',
-    solutions: (o) => o.split('\n').slice(1, -1).map((l) => l.split(',')[1]!),
+    body: `quizzes,solutions\n${HARD.map((p) => `${p.replace(/\./g, '0')},`).join('\n')}\n`,
+    solutions: (o) =>
+      o
+        .split('\n')
+        .slice(1, -1)
+        .map((l) => l.split(',')[1]!),
   },
   {
     name: 'boards.jsonl',
-    body: HARD.map((p, i) => JSON.stringify(i % 2 ? p : toNumbers(p))).join('\n') + '\n',
+    body: `${HARD.map((p, i) => JSON.stringify(i % 2 ? p : toNumbers(p))).join('\n')}\n`,
     solutions: (o) =>
-      o.split('\n').slice(0, -1).map((l) => {
-        const s = (JSON.parse(l) as { solution: string | number[][] }).solution;
-        return typeof s === 'string' ? s : s.flat().join('');
-      }),
+      o
+        .split('\n')
+        .slice(0, -1)
+        .map((l) => {
+          const s = (JSON.parse(l) as { solution: string | number[][] }).solution;
+          return typeof s === 'string' ? s : s.flat().join('');
+        }),
   },
   {
     name: 'boards.json',
@@ -50,31 +58,36 @@ const cases: Case[] = [
 ];
 
 describe.each([false, true])('every format through the S3 pipeline (gzip: %s)', (gzip) => {
-  it.each(cases)('solves incoming/$name into solved/ with every answer verified and a report', async ({ name, body, solutions }) => {
-    const key = `incoming/formats/${name}${gzip ? '.gz' : ''}`;
-    const eTag = (await s3.put(key, gzip ? gzipSync(body) : body)).replace(/"/g, '');
-    const results = await handleS3Event(await s3.eventFor(key), { client: s3.client });
-    expect(results).toEqual([expect.objectContaining({ status: 'processed' })]);
+  it.each(cases)(
+    'solves incoming/$name into solved/ with every answer verified and a report',
+    async ({ name, body, solutions }) => {
+      const key = `incoming/formats/${name}${gzip ? '.gz' : ''}`;
+      const eTag = (await s3.put(key, gzip ? gzipSync(body) : body)).replace(/"/g, '');
+      const results = await handleS3Event(await s3.eventFor(key), { client: s3.client });
+      expect(results).toEqual([expect.objectContaining({ status: 'processed' })]);
 
-    const output = await s3.text(`solved/formats/${name}${gzip ? '.gz' : ''}`);
-    expect(output).toBeDefined();
-    const answers = solutions(output!);
-    expect(answers).toHaveLength(HARD.length);
-    answers.forEach((solution, i) => expect(isSolutionOf(HARD[i]!, solution)).toBe(true));
+      const output = await s3.text(`solved/formats/${name}${gzip ? '.gz' : ''}`);
+      expect(output).toBeDefined();
+      const answers = solutions(output!);
+      expect(answers).toHaveLength(HARD.length);
+      answers.forEach((solution, i) => {
+        expect(isSolutionOf(HARD[i]!, solution)).toBe(true);
+      });
 
-    const report = await s3.report(key);
-    expect(report).toMatchObject({
-      source: { bucket: s3.bucket, key, eTag },
-      outcome: 'solved',
-      output: { key: `solved/formats/${name}${gzip ? '.gz' : ''}`, written: true },
-      format: { format: name.split('.')[1], gzip },
-      counts: { rows: HARD.length, solved: HARD.length, unique: HARD.length, malformed: 0 },
-      failures: [],
-      failuresTotal: 0,
-    });
-    expect(report.durationMs).toBeGreaterThanOrEqual(0);
-    expect(report.puzzlesPerSecond).toBeGreaterThan(0);
-  });
+      const report = await s3.report(key);
+      expect(report).toMatchObject({
+        source: { bucket: s3.bucket, key, eTag },
+        outcome: 'solved',
+        output: { key: `solved/formats/${name}${gzip ? '.gz' : ''}`, written: true },
+        format: { format: name.split('.')[1], gzip },
+        counts: { rows: HARD.length, solved: HARD.length, unique: HARD.length, malformed: 0 },
+        failures: [],
+        failuresTotal: 0,
+      });
+      expect(report.durationMs).toBeGreaterThanOrEqual(0);
+      expect(report.puzzlesPerSecond).toBeGreaterThan(0);
+    },
+  );
 });
 
 it('keeps blank lines and a BOM-prefixed CRLF file line for line', async () => {

@@ -18,7 +18,12 @@ import type { S3Proxy } from './s3-proxy.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bundleOptionsFor = (entry: string): BuildOptions => ({
-  entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error',
+  entryPoints: [entry],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  logLevel: 'error',
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 });
 const MIB = 1024 * 1024;
@@ -33,7 +38,7 @@ beforeAll(async () => {
   s3 = await startTestS3();
   proxy = await startS3Proxy(s3.server.endpoint);
   const puzzles = readPuzzleSet('puzzles2_17_clue').slice(0, 2000);
-  const block = puzzles.join('\n') + '\n';
+  const block = `${puzzles.join('\n')}\n`;
   const lines = Math.ceil((20 * 1000 * 1000) / block.length) * puzzles.length;
   big = { body: block.repeat(lines / puzzles.length), puzzles };
 });
@@ -103,8 +108,26 @@ describe('memory', () => {
     await build({ ...bundleOptionsFor(path.join(repoRoot, 'functions', 's3', 'index.ts')), outfile: bundle });
     const child = spawn(
       process.execPath,
-      ['--max-old-space-size=24', '--input-type=module', '-e', runner, pathToFileURL(bundle).href, s3.server.endpoint, s3.bucket, key],
-      { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true', NODE_NO_WARNINGS: '1' } },
+      [
+        '--max-old-space-size=24',
+        '--input-type=module',
+        '-e',
+        runner,
+        pathToFileURL(bundle).href,
+        s3.server.endpoint,
+        s3.bucket,
+        key,
+      ],
+      {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: {
+          ...process.env,
+          POWERTOOLS_LOG_LEVEL: 'SILENT',
+          POWERTOOLS_METRICS_DISABLED: 'true',
+          NODE_NO_WARNINGS: '1',
+        },
+      },
     );
     let stdout = '';
     let stderr = '';
@@ -121,7 +144,7 @@ describe('memory', () => {
 describe('the S3 server failing mid-file', () => {
   it('raises the error and leaves no output object when the source stream breaks before any part was sent', async () => {
     const key = 'incoming/broken/early.txt';
-    await s3.put(key, big.body.slice(0, 3 * MIB - (3 * MIB) % 82));
+    await s3.put(key, big.body.slice(0, 3 * MIB - ((3 * MIB) % 82)));
     proxy.cutGetAfter(key, 1 * MIB);
     const client = clientFor(proxy.endpoint);
     const failure = await handleS3Event(await s3.eventFor(key), { client, partSize: PART }).catch((e: unknown) => e);
@@ -138,7 +161,9 @@ describe('the S3 server failing mid-file', () => {
     proxy.cutGetAfter(key, 15 * MIB);
     const client = clientFor(proxy.endpoint);
     const from = proxy.requests.length;
-    await expect(handleS3Event(await s3.eventFor(key), { client, partSize: PART })).rejects.toBeInstanceOf(S3RecordsFailedError);
+    await expect(handleS3Event(await s3.eventFor(key), { client, partSize: PART })).rejects.toBeInstanceOf(
+      S3RecordsFailedError,
+    );
     client.destroy();
     const calls = uploadCalls(from, 'solved/broken/late.txt');
     expect(calls[0]).toBe('create');
@@ -151,7 +176,7 @@ describe('the S3 server failing mid-file', () => {
 
   it('aborts the upload, raises the error and leaves no output when the server keeps failing to store a part', async () => {
     const key = 'incoming/broken/parts.txt';
-    await s3.put(key, big.body.slice(0, 12 * MIB - (12 * MIB) % 82));
+    await s3.put(key, big.body.slice(0, 12 * MIB - ((12 * MIB) % 82)));
     proxy.cutGetAfter('nothing-matches-this', 0);
     proxy.failWhere((r) => r.method === 'PUT' && r.url.includes('partNumber=2'));
     const client = clientFor(proxy.endpoint);

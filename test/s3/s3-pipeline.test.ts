@@ -18,18 +18,38 @@ afterAll(async () => {
 describe('handleS3Event', () => {
   it('reports each malformed row with its line, code and message, and still solves every other row', async () => {
     const key = 'incoming/mixed.txt';
-    await s3.put(key, [EASY, 'garbage', '', CONTRADICTORY, NO_SOLUTION, MULTIPLE, EASY.slice(1), EASY].join('\n') + '\n');
+    await s3.put(
+      key,
+      `${[EASY, 'garbage', '', CONTRADICTORY, NO_SOLUTION, MULTIPLE, EASY.slice(1), EASY].join('\n')}\n`,
+    );
     await handleS3Event(await s3.eventFor(key), { client: s3.client });
     const out = (await s3.text('solved/mixed.txt'))!.split('\n');
     expect(out[0]).toBe(EASY_SOLUTION);
     expect(out[2]).toBe('');
     expect(out[7]).toBe(EASY_SOLUTION);
     const report = await s3.report(key);
-    expect(report.counts).toEqual({ rows: 7, blank: 1, solved: 3, unique: 2, multiple: 1, noSolution: 1, contradictory: 1, malformed: 2 });
+    expect(report.counts).toEqual({
+      rows: 7,
+      blank: 1,
+      solved: 3,
+      unique: 2,
+      multiple: 1,
+      noSolution: 1,
+      contradictory: 1,
+      malformed: 2,
+    });
     expect(report.failuresTotal).toBe(4);
     expect(report.failures).toEqual([
       expect.objectContaining({ line: 2, status: 'malformed', code: 'BAD_CHARACTER', row: 1, col: 1 }),
-      expect.objectContaining({ line: 4, status: 'contradictory', code: 'DUPLICATE_IN_ROW', cells: [{ row: 1, col: 1 }, { row: 1, col: 2 }] }),
+      expect.objectContaining({
+        line: 4,
+        status: 'contradictory',
+        code: 'DUPLICATE_IN_ROW',
+        cells: [
+          { row: 1, col: 1 },
+          { row: 1, col: 2 },
+        ],
+      }),
       expect.objectContaining({ line: 5, status: 'no-solution', code: 'NO_SOLUTION' }),
       expect.objectContaining({ line: 7, status: 'malformed', code: 'WRONG_LENGTH' }),
     ]);
@@ -50,7 +70,9 @@ describe('handleS3Event', () => {
     const key = 'incoming/dossier été/grille+1 Ünïcode ß.txt';
     await s3.put(key, `${EASY}\n`);
     const event = await s3.eventFor(key);
-    expect(event.Records[0]!.s3.object.key).toBe('incoming/dossier+%C3%A9t%C3%A9/grille%2B1+%C3%9Cn%C3%AFcode+%C3%9F.txt');
+    expect(event.Records[0]!.s3.object.key).toBe(
+      'incoming/dossier+%C3%A9t%C3%A9/grille%2B1+%C3%9Cn%C3%AFcode+%C3%9F.txt',
+    );
     await handleS3Event(event, { client: s3.client });
     expect(await s3.text('solved/dossier été/grille+1 Ünïcode ß.txt')).toBe(`${EASY_SOLUTION}\n`);
     expect((await s3.report(key)).source.key).toBe(key);
@@ -65,7 +87,9 @@ describe('handleS3Event', () => {
     const before = await headOut();
     const second = await handleS3Event(event, { client: s3.client });
     expect(first[0]).toMatchObject({ status: 'processed' });
-    expect(second).toEqual([{ status: 'skipped', reason: 'already-solved', sourceKey: key, eTag: before.Metadata!['source-etag'] }]);
+    expect(second).toEqual([
+      { status: 'skipped', reason: 'already-solved', sourceKey: key, eTag: before.Metadata!['source-etag'] },
+    ]);
     const after = await headOut();
     expect(after.LastModified).toEqual(before.LastModified);
     expect(after.ETag).toBe(before.ETag);
@@ -88,13 +112,17 @@ describe('handleS3Event', () => {
     expect(results[0]).toMatchObject({ status: 'processed', report: { outcome: 'rejected' } });
     expect(await s3.exists('solved/sheet.xlsx')).toBe(false);
     const report = await s3.report(key);
-    expect(report).toMatchObject({ outcome: 'rejected', output: { written: false }, error: { code: 'UNKNOWN_EXTENSION' } });
+    expect(report).toMatchObject({
+      outcome: 'rejected',
+      output: { written: false },
+      error: { code: 'UNKNOWN_EXTENSION' },
+    });
     expect(report.error!.message).toMatch(/\.txt, \.csv, \.jsonl or \.json/);
   });
 
   it('writes a report and no output for a CSV without a puzzle column, even with a big body', async () => {
     const key = 'incoming/nocolumn.csv';
-    await s3.put(key, 'a,b\n' + '1,2\n'.repeat(10_000));
+    await s3.put(key, `a,b\n${'1,2\n'.repeat(10_000)}`);
     await handleS3Event(await s3.eventFor(key), { client: s3.client });
     expect(await s3.exists('solved/nocolumn.csv')).toBe(false);
     expect(await s3.report(key)).toMatchObject({ outcome: 'rejected', error: { code: 'NO_PUZZLE_COLUMN', line: 1 } });
@@ -109,8 +137,15 @@ describe('handleS3Event', () => {
   });
 
   it('ignores a folder marker (a key ending in /) under incoming/', async () => {
-    const event = s3Event({ bucket: s3.bucket, key: 'incoming/folder/', size: 0, eTag: 'd41d8cd98f00b204e9800998ecf8427e' });
-    expect(await handleS3Event(event, { client: s3.client })).toEqual([{ status: 'ignored', reason: 'folder-marker', sourceKey: 'incoming/folder/' }]);
+    const event = s3Event({
+      bucket: s3.bucket,
+      key: 'incoming/folder/',
+      size: 0,
+      eTag: 'd41d8cd98f00b204e9800998ecf8427e',
+    });
+    expect(await handleS3Event(event, { client: s3.client })).toEqual([
+      { status: 'ignored', reason: 'folder-marker', sourceKey: 'incoming/folder/' },
+    ]);
   });
 
   it('ignores keys outside incoming/ (so its own outputs never retrigger it) and non-create events', async () => {
@@ -138,7 +173,10 @@ describe('handleS3Event', () => {
   });
 
   it('skips, without failing, an event for an object deleted since', async () => {
-    const results = await handleS3Event(s3Event({ bucket: s3.bucket, key: 'incoming/gone.txt', size: 1, eTag: 'abc' }), { client: s3.client });
+    const results = await handleS3Event(
+      s3Event({ bucket: s3.bucket, key: 'incoming/gone.txt', size: 1, eTag: 'abc' }),
+      { client: s3.client },
+    );
     expect(results).toEqual([{ status: 'skipped', reason: 'source-missing', sourceKey: 'incoming/gone.txt' }]);
   });
 });
@@ -146,7 +184,13 @@ describe('handleS3Event', () => {
 describe('processObject', () => {
   it('is callable by any adapter with its own keys (as the batch does)', async () => {
     await s3.put('batch/job/1.txt', `${EASY}\n`);
-    const result = await processObject({ client: s3.client, bucket: s3.bucket, sourceKey: 'batch/job/1.txt', outputKey: 'solved/batch/1.txt', reportKey: 'reports/batch/1.txt.json' });
+    const result = await processObject({
+      client: s3.client,
+      bucket: s3.bucket,
+      sourceKey: 'batch/job/1.txt',
+      outputKey: 'solved/batch/1.txt',
+      reportKey: 'reports/batch/1.txt.json',
+    });
     expect(result).toMatchObject({ status: 'processed', report: { counts: { solved: 1 } } });
     expect(await s3.text('solved/batch/1.txt')).toBe(`${EASY_SOLUTION}\n`);
   });

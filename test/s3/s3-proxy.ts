@@ -33,7 +33,9 @@ export async function startS3Proxy(target: string): Promise<S3Proxy> {
     if (failing?.(request)) {
       req.resume();
       res.writeHead(500, { 'content-type': 'application/xml' });
-      res.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>InternalError</Code><Message>We encountered an internal error. Please try again.</Message></Error>');
+      res.end(
+        '<?xml version="1.0" encoding="UTF-8"?><Error><Code>InternalError</Code><Message>We encountered an internal error. Please try again.</Message></Error>',
+      );
       return;
     }
     const forward = http.request(

@@ -32,7 +32,7 @@ describe('every problem code names its place', () => {
   });
 
   it('BAD_CHARACTER gives the row and column of the cell it would have filled', () => {
-    const bad = PUZZLE.slice(0, 20) + 'x' + PUZZLE.slice(21);
+    const bad = `${PUZZLE.slice(0, 20)}x${PUZZLE.slice(21)}`;
     expect(problemsOf(bad)).toEqual([expect.objectContaining({ code: 'BAD_CHARACTER', row: 3, col: 3 })]);
     expect(problemsOf(bad)[0]!.message).toContain("'x'");
   });
@@ -53,27 +53,47 @@ describe('every problem code names its place', () => {
 
   it('DUPLICATE_IN_ROW names both cells', () => {
     // row 1 already has 5 at column 1; put another 5 at column 9
-    const bad = PUZZLE.slice(0, 8) + '5' + PUZZLE.slice(9);
+    const bad = `${PUZZLE.slice(0, 8)}5${PUZZLE.slice(9)}`;
     const problems = problemsOf(bad);
     expect(problems).toContainEqual(
-      expect.objectContaining({ code: 'DUPLICATE_IN_ROW', cells: [{ row: 1, col: 1 }, { row: 1, col: 9 }] }),
+      expect.objectContaining({
+        code: 'DUPLICATE_IN_ROW',
+        cells: [
+          { row: 1, col: 1 },
+          { row: 1, col: 9 },
+        ],
+      }),
     );
   });
 
   it('DUPLICATE_IN_COLUMN names both cells', () => {
     // column 1 has 5 at row 1; put 5 at row 9, column 1
-    const bad = PUZZLE.slice(0, 72) + '5' + PUZZLE.slice(73);
+    const bad = `${PUZZLE.slice(0, 72)}5${PUZZLE.slice(73)}`;
     expect(problemsOf(bad)).toContainEqual(
-      expect.objectContaining({ code: 'DUPLICATE_IN_COLUMN', cells: [{ row: 1, col: 1 }, { row: 9, col: 1 }] }),
+      expect.objectContaining({
+        code: 'DUPLICATE_IN_COLUMN',
+        cells: [
+          { row: 1, col: 1 },
+          { row: 9, col: 1 },
+        ],
+      }),
     );
   });
 
   it('DUPLICATE_IN_BOX names both cells', () => {
     // box 1 has 3 at row 1, column 2; put 3 at row 2, column 3 (no row or column clash)
-    const bad = PUZZLE.slice(0, 11) + '3' + PUZZLE.slice(12);
+    const bad = `${PUZZLE.slice(0, 11)}3${PUZZLE.slice(12)}`;
     const problems = problemsOf(bad);
     expect(problems).toEqual([
-      expect.objectContaining({ code: 'DUPLICATE_IN_BOX', row: 2, col: 3, cells: [{ row: 1, col: 2 }, { row: 2, col: 3 }] }),
+      expect.objectContaining({
+        code: 'DUPLICATE_IN_BOX',
+        row: 2,
+        col: 3,
+        cells: [
+          { row: 1, col: 2 },
+          { row: 2, col: 3 },
+        ],
+      }),
     ]);
   });
 
@@ -85,13 +105,15 @@ describe('every problem code names its place', () => {
 
   it('MULTIPLE_SOLUTIONS only when asked to reject them', () => {
     const open = '.'.repeat(81);
-    expect(problemsOf(open, { rejectMultiple: true })).toEqual([expect.objectContaining({ code: 'MULTIPLE_SOLUTIONS' })]);
+    expect(problemsOf(open, { rejectMultiple: true })).toEqual([
+      expect.objectContaining({ code: 'MULTIPLE_SOLUTIONS' }),
+    ]);
     const solved = solveBoard(open);
     expect(solved.ok && solved.unique).toBe(false);
   });
 
   it('BAD_CHARACTER past the 81st cell gives its position in the text instead of a cell', () => {
-    const [p] = problemsOf(PUZZLE + 'z');
+    const [p] = problemsOf(`${PUZZLE}z`);
     expect(p).toMatchObject({ code: 'BAD_CHARACTER' });
     expect(p!.row).toBeUndefined();
     expect(p!.message).toContain('Character 82');
@@ -104,7 +126,7 @@ describe('every problem code names its place', () => {
   });
 
   it('reports several bad characters at once, each at its own cell', () => {
-    const bad = 'a' + PUZZLE.slice(1, 80) + 'b';
+    const bad = `a${PUZZLE.slice(1, 80)}b`;
     const problems = problemsOf(bad);
     expect(problems.map((p) => [p.row, p.col])).toEqual([
       [1, 1],

@@ -31,17 +31,27 @@ const arbGrid = fc
     return grid;
   });
 
-const arbPuzzle = fc.tuple(arbGrid, fc.array(fc.boolean(), { minLength: 81, maxLength: 81 }), fc.integer({ min: 0, max: 3 })).map(
-  ([grid, keep, sparsity]) => {
+const arbPuzzle = fc
+  .tuple(arbGrid, fc.array(fc.boolean(), { minLength: 81, maxLength: 81 }), fc.integer({ min: 0, max: 3 }))
+  .map(([grid, keep, sparsity]) => {
     // sparsity 0 keeps about half the givens, 3 about a sixth: from trivial to many solutions
-    const givens = grid.map((d, i) => (keep[i] && (sparsity === 0 || (i * 7 + sparsity) % (sparsity + 2) === 0) ? d : 0));
+    const givens = grid.map((d, i) =>
+      keep[i] && (sparsity === 0 || (i * 7 + sparsity) % (sparsity + 2) === 0) ? d : 0,
+    );
     return { grid, givens };
-  },
-);
+  });
 
 const CODES: ProblemCode[] = [
-  'WRONG_TYPE', 'WRONG_LENGTH', 'WRONG_SHAPE', 'BAD_CHARACTER', 'DIGIT_OUT_OF_RANGE',
-  'DUPLICATE_IN_ROW', 'DUPLICATE_IN_COLUMN', 'DUPLICATE_IN_BOX', 'NO_SOLUTION', 'MULTIPLE_SOLUTIONS',
+  'WRONG_TYPE',
+  'WRONG_LENGTH',
+  'WRONG_SHAPE',
+  'BAD_CHARACTER',
+  'DIGIT_OUT_OF_RANGE',
+  'DUPLICATE_IN_ROW',
+  'DUPLICATE_IN_COLUMN',
+  'DUPLICATE_IN_BOX',
+  'NO_SOLUTION',
+  'MULTIPLE_SOLUTIONS',
 ];
 
 describe('solver properties', () => {
@@ -74,8 +84,16 @@ describe('solver properties', () => {
 
   it('random edits of a valid string give a solution or typed problems with places, never an exception', () => {
     const edit = fc.oneof(
-      fc.record({ kind: fc.constant('replace' as const), at: fc.nat(80), text: fc.string({ unit: 'binary', maxLength: 3 }) }),
-      fc.record({ kind: fc.constant('insert' as const), at: fc.nat(80), text: fc.string({ unit: 'grapheme', maxLength: 3 }) }),
+      fc.record({
+        kind: fc.constant('replace' as const),
+        at: fc.nat(80),
+        text: fc.string({ unit: 'binary', maxLength: 3 }),
+      }),
+      fc.record({
+        kind: fc.constant('insert' as const),
+        at: fc.nat(80),
+        text: fc.string({ unit: 'grapheme', maxLength: 3 }),
+      }),
       fc.record({ kind: fc.constant('delete' as const), at: fc.nat(80), text: fc.constant('') }),
     );
     fc.assert(

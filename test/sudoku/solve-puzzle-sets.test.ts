@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { countSolutions, lastGuessCount, parseBoardString, solveBoard, type Cells } from '../../functions/sudoku/index.js';
+import {
+  countSolutions,
+  lastGuessCount,
+  parseBoardString,
+  solveBoard,
+  type Cells,
+} from '../../functions/sudoku/index.js';
 import { BENCH_SETS, readPuzzleSet, readTdokuVectors } from '../helpers/puzzle-sets.js';
 import { isValidSolution } from '../helpers/sudoku-rules.js';
 
