@@ -1,8 +1,9 @@
-// Deployer-facing settings: every knob of the stack, read from CDK context (`cdk.json` or
-// `npx cdk deploy -c key=value`) with a default chosen on purpose. Values are checked here, once,
+// Deployer-facing settings: every knob of the stack, read from CDK context (`npx cdk deploy -c key=value`,
+// or a `context` entry added to cdk.json) with a default chosen on purpose, written here and only here. Values are checked here, once,
 // so a typo fails the synth with a clear message instead of deploying something surprising.
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
+import { RUN_DEFAULTS } from '../functions/contract/service-layout.js';
 
 export type ApiAuth = 'none' | 'iam';
 
@@ -52,8 +53,8 @@ export const defaults: Settings = {
   batchSchedule: 'cron(0 3 * * ? *)',
   sweepSchedule: 'cron(0 4 * * ? *)',
   batchScheduleTimezone: 'UTC',
-  batchMaxConcurrency: 20,
-  batchItemsPerInvocation: 10,
+  batchMaxConcurrency: RUN_DEFAULTS.maxConcurrency,
+  batchItemsPerInvocation: RUN_DEFAULTS.itemsPerInvocation,
   batchToleratedFailurePercent: 5,
 };
 

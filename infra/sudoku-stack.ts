@@ -11,7 +11,7 @@ import { HttpApi } from './constructs/http-api.js';
 import { deadLetterQueue } from './constructs/queues.js';
 import { SolverFunction } from './constructs/solver-function.js';
 import { Storage } from './constructs/storage.js';
-import { prefixes } from './prefixes.js';
+import { prefixes } from '../functions/contract/service-layout.js';
 import type { Settings } from './settings.js';
 
 export interface SudokuStackProps extends StackProps {
@@ -112,7 +112,10 @@ export class SudokuStack extends Stack {
 
     // Outputs: what a deployer needs to call the API, drop files and watch failures.
     new CfnOutput(this, 'ApiUrl', { value: http.url, description: 'HTTP API base URL (POST solve, GET health)' });
-    new CfnOutput(this, 'BucketName', { value: bucket.bucketName, description: 'Upload to incoming/ or batch/' });
+    new CfnOutput(this, 'BucketName', {
+      value: bucket.bucketName,
+      description: `Upload to ${prefixes.incoming} or ${prefixes.batch}`,
+    });
     new CfnOutput(this, 'FailedEventsQueueUrl', {
       value: failedEvents.queueUrl,
       description: 'S3 events that failed after retries',
@@ -127,7 +130,7 @@ export class SudokuStack extends Stack {
     });
     new CfnOutput(this, 'SweepScheduleName', {
       value: batch.schedules.sweep.scheduleName,
-      description: 'Daily sweep of incoming/',
+      description: `Daily sweep of ${prefixes.incoming}`,
     });
   }
 }

@@ -14,8 +14,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Upload } from '@aws-sdk/lib-storage';
 import { startS3Server } from '../../functions/local/s3-server.js';
-import { createS3Client } from '../../functions/s3/index.js';
-import type { FileReport } from '../../functions/s3/index.js';
+import { prefixes } from '../../functions/contract/service-layout.js';
+import { createS3Client } from '../../functions/pipeline/index.js';
+import type { FileReport } from '../../functions/pipeline/index.js';
 import { solveBoard } from '../../functions/sudoku/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -77,10 +78,11 @@ function bareSolver(set: readonly string[], rows: number): { perSecond: number; 
 const PROCESS_RUNNER = `
 import { writeSync } from 'node:fs';
 const { createS3Client, processObject } = await import(process.argv[1]);
-const [bucket, sourceKey] = process.argv.slice(2);
+const { outputKeysFor, prefixes } = await import(process.argv[2]);
+const [bucket, sourceKey] = process.argv.slice(3);
 const client = createS3Client({ endpoint: process.env.S3_ENDPOINT });
 const baselineRssKb = Math.round(process.memoryUsage().rss / 1024);
-const result = await processObject({ client, bucket, sourceKey, outputKey: 'solved/' + sourceKey.slice(9), reportKey: 'reports/' + sourceKey.slice(9) + '.json', force: true });
+const result = await processObject({ client, bucket, sourceKey, ...outputKeysFor(sourceKey, prefixes.incoming), force: true });
 writeSync(3, JSON.stringify({ report: result.report, maxRssKb: process.resourceUsage().maxRSS, baselineRssKb }));
 `;
 
@@ -100,7 +102,8 @@ async function processInChild(endpoint: string, bucket: string, key: string): Pr
       '--input-type=module',
       '-e',
       PROCESS_RUNNER,
-      pathToFileURL(path.join(root, 'functions', 's3', 'index.ts')).href,
+      pathToFileURL(path.join(root, 'functions', 'pipeline', 'index.ts')).href,
+      pathToFileURL(path.join(root, 'functions', 'contract', 'service-layout.ts')).href,
       bucket,
       key,
     ],
@@ -169,7 +172,7 @@ export async function run(): Promise<void> {
     for (const n of rows) {
       const file = path.join(work, `puzzles-${n}.txt`);
       await writePuzzleFile(file, set, n);
-      const key = `incoming/bench-${n}.txt`;
+      const key = `${prefixes.incoming}bench-${n}.txt`;
       await new Upload({
         client,
         params: { Bucket: 'bench', Key: key, Body: createReadStream(file) },

@@ -1,5 +1,11 @@
-import { MAX_ERROR_MESSAGE_CHARS } from './constants.js';
-import type { BatchItemResult, BatchResult, ItemError } from './types.js';
+import type { MapItemResult, MapResult, ItemError } from './types.js';
+
+/**
+ * Longest error message kept per failed file in an invocation's result. The result becomes the
+ * child execution's output (Step Functions caps it at 256 KiB) and the thrown error's message its
+ * `Cause` (32 KiB); ten capped messages stay far below both.
+ */
+export const MAX_ERROR_MESSAGE_CHARS = 500;
 
 /** Codes of the errors that end a batch invocation or run as a whole. */
 export type BatchErrorCode = 'INVALID_BATCH_INPUT' | 'ITEMS_FAILED' | 'RUN_FAILED';
@@ -20,7 +26,7 @@ export class BatchInputError extends Error {
   }
 }
 
-type FailedItem = Extract<BatchItemResult, { status: 'failed' }>;
+type FailedItem = Extract<MapItemResult, { status: 'failed' }>;
 
 /** `key (code: message)` for each failed file, capped so the message fits in a Step Functions Cause. */
 function describeFailures(failed: readonly { key: string; error: ItemError }[], limit = 10): string {
@@ -38,7 +44,7 @@ export class BatchItemsFailedError extends Error {
   override readonly name = 'BatchItemsFailedError';
   readonly code: BatchErrorCode = 'ITEMS_FAILED';
   readonly failed: readonly FailedItem[];
-  constructor(readonly result: BatchResult) {
+  constructor(readonly result: MapResult) {
     const failed = result.items.filter((item): item is FailedItem => item.status === 'failed');
     super(`${failed.length} of ${result.items.length} file(s) failed: ${describeFailures(failed)}`);
     this.failed = failed;

@@ -1,30 +1,35 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { logger } from '../observability/index.js';
-import { sharedS3Client } from '../s3/client.js';
+import { logger } from '../observability/powertools.js';
+import { sharedS3Client } from '../pipeline/s3-client.js';
 import { mapBounded } from './concurrency.js';
-import { DEFAULT_FILES_PER_INVOCATION_IN_FLIGHT } from './constants.js';
 import { BatchInputError, BatchItemsFailedError } from './errors.js';
-import { isBatchMode } from './mode.js';
-import { processBatchItem } from './process-item.js';
-import { addToTotals, emptyTotals } from './totals.js';
-import type { BatchEvent, BatchItemResult, BatchResult } from './types.js';
+import { isRunMode } from '../contract/service-layout.js';
+import { processMapItem } from './process-item.js';
+import type { MapEvent, MapItemResult, MapResult, RunTotals } from './types.js';
 
-export interface HandleBatchEventOptions {
+/**
+ * Files of one invocation processed at once. Solving is CPU-bound on the function's one vCPU, but
+ * each small file spends most of its time on S3 round trips (HEADs, GET, PUTs); a few in flight
+ * hide that latency while the buffered upload parts stay far below the function's memory.
+ */
+export const DEFAULT_FILES_PER_INVOCATION_IN_FLIGHT = 4;
+
+export interface HandleMapEventOptions {
   client?: S3Client;
   /** Files of the group processed at once. */
   filesInFlight?: number;
   /** Told each file's result as soon as it is known (progress of a local run). */
-  onItem?: (result: BatchItemResult) => void;
+  onItem?: (result: MapItemResult) => void;
   /** Passed on to processObject (tests use small parts). */
   partSize?: number;
 }
 
 /** The event's BatchInput, checked: a batch with no bucket or an unknown mode is not processed at all. */
-function checkedInput(event: BatchEvent): BatchEvent['BatchInput'] {
+function checkedInput(event: MapEvent): MapEvent['BatchInput'] {
   const { bucket, mode } = event.BatchInput as { bucket?: unknown; mode?: unknown };
   if (typeof bucket !== 'string' || bucket === '')
     throw new BatchInputError('must be the bucket name', 'BatchInput.bucket');
-  if (!isBatchMode(mode))
+  if (!isRunMode(mode))
     throw new BatchInputError(`must be "batch" or "sweep", got ${JSON.stringify(mode)}`, 'BatchInput.mode');
   return { bucket, mode };
 }
@@ -34,10 +39,7 @@ function checkedInput(event: BatchEvent): BatchEvent['BatchInput'] {
  * (a failed file is a `failed` result). The per-file results and totals are the child
  * execution's output.
  */
-export async function processBatchEvent(
-  event: BatchEvent,
-  options: HandleBatchEventOptions = {},
-): Promise<BatchResult> {
+export async function processMapEvent(event: MapEvent, options: HandleMapEventOptions = {}): Promise<MapResult> {
   const { bucket, mode } = checkedInput(event);
   const client = options.client ?? sharedS3Client();
   const started = performance.now();
@@ -46,7 +48,7 @@ export async function processBatchEvent(
     event.Items,
     options.filesInFlight ?? DEFAULT_FILES_PER_INVOCATION_IN_FLIGHT,
     async (item) => {
-      const result = await processBatchItem({
+      const result = await processMapItem({
         client,
         bucket,
         mode,
@@ -66,8 +68,8 @@ export async function processBatchEvent(
  * throws `BatchItemsFailedError` so the map counts the batch failed (see errors.ts for why
  * throwing rather than returning); otherwise returns the result for `reports/runs/`.
  */
-export async function handleBatchEvent(event: BatchEvent, options: HandleBatchEventOptions = {}): Promise<BatchResult> {
-  const result = await processBatchEvent(event, options);
+export async function handleMapEvent(event: MapEvent, options: HandleMapEventOptions = {}): Promise<MapResult> {
+  const result = await processMapEvent(event, options);
   const summary = {
     bucket: result.bucket,
     mode: result.mode,
@@ -85,4 +87,21 @@ export async function handleBatchEvent(event: BatchEvent, options: HandleBatchEv
   }
   logger.info('Batch done', summary);
   return result;
+}
+
+export function emptyTotals(): RunTotals {
+  return {
+    files: { solved: 0, rejected: 0, skipped: 0, ignored: 0, failed: 0 },
+    puzzles: { rows: 0, solved: 0, failed: 0 },
+  };
+}
+
+/** Counts one file's result into `totals` (puzzles only for files solved by this run). */
+export function addToTotals(totals: RunTotals, result: MapItemResult): void {
+  totals.files[result.status]++;
+  if (result.status === 'solved') {
+    totals.puzzles.rows += result.puzzles.rows;
+    totals.puzzles.solved += result.puzzles.solved;
+    totals.puzzles.failed += result.puzzles.failed;
+  }
 }

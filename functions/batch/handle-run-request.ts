@@ -1,6 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { logger } from '../observability/index.js';
-import { sharedS3Client } from '../s3/client.js';
+import { logger } from '../observability/powertools.js';
+import { sharedS3Client } from '../pipeline/s3-client.js';
 import { BatchInputError, BatchRunFailedError } from './errors.js';
 import { runBatchJob } from './run.js';
 import type { RunRequest, RunSummary } from './types.js';

@@ -1,15 +1,15 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { logger } from '../observability/index.js';
-import { processObject } from '../s3/process-object.js';
+import { logger } from '../observability/powertools.js';
+import { processObject } from '../pipeline/process-object.js';
 import { itemError } from './errors.js';
-import { itemKeysFor } from './keys.js';
-import type { BatchItem, BatchItemResult, BatchMode } from './types.js';
+import { itemKeysFor } from './listing.js';
+import type { MapItem, MapItemResult, RunMode } from './types.js';
 
-export interface ProcessBatchItemOptions {
+export interface ProcessMapItemOptions {
   client: S3Client;
   bucket: string;
-  mode: BatchMode;
-  item: BatchItem;
+  mode: RunMode;
+  item: MapItem;
   /** Passed on to processObject (tests use small parts). */
   partSize?: number;
 }
@@ -19,7 +19,7 @@ export interface ProcessBatchItemOptions {
  * idempotency by source ETag). Never throws: a failure becomes a `failed` result, so the other
  * files of the group still run; the caller decides what a failure does to the invocation.
  */
-export async function processBatchItem(options: ProcessBatchItemOptions): Promise<BatchItemResult> {
+export async function processMapItem(options: ProcessMapItemOptions): Promise<MapItemResult> {
   const { client, bucket, mode, item } = options;
   const key = item.Key;
   const keys = itemKeysFor(key, mode);

@@ -1,7 +1,7 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { RUN_REPORTS_PREFIX } from './constants.js';
-import type { BatchMode, RunSummary } from './types.js';
+import { RUN_REPORTS_PREFIX } from '../contract/service-layout.js';
+import type { RunMode, RunSummary } from './types.js';
 
 /**
  * A local run writes its report in the format Step Functions' result writer gives a map run
@@ -37,7 +37,7 @@ export interface RunManifest {
 }
 
 /** The map state names of the stack (infra/constructs/batch-run.ts `mapStates`), used in local ARNs. */
-const MAP_STATE: Record<BatchMode, string> = { batch: 'BatchFiles', sweep: 'SweepIncoming' };
+const MAP_STATE: Record<RunMode, string> = { batch: 'BatchFiles', sweep: 'SweepIncoming' };
 const LOCAL_STATE_MACHINE = 'arn:aws:states:local:000000000000:stateMachine:sudoku-local-batch';
 
 /** Entries per result file: written as they fill, so a run's memory stays flat however many invocations it makes. */
@@ -64,7 +64,7 @@ export class RunReportWriter {
     private readonly client: S3Client,
     private readonly bucket: string,
     readonly runId: string,
-    private readonly mode: BatchMode,
+    private readonly mode: RunMode,
   ) {
     this.prefix = `${RUN_REPORTS_PREFIX}${runId}/`;
   }

@@ -1,14 +1,14 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { forEachBounded } from './concurrency.js';
-import { DEFAULT_ITEMS_PER_INVOCATION, DEFAULT_MAX_CONCURRENCY } from './constants.js';
+import { RUN_DEFAULTS } from '../contract/service-layout.js';
 import { BatchItemsFailedError, itemError } from './errors.js';
-import { groupItems } from './grouping.js';
-import { handleBatchEvent } from './handle-event.js';
-import { listingPrefix } from './keys.js';
-import { listBatchItems } from './listing.js';
+import { groupItems } from './concurrency.js';
+import { handleMapEvent } from './handle-event.js';
+import { listingPrefix } from './listing.js';
+import { listMapItems } from './listing.js';
 import { newRunId, RunReportWriter } from './run-report.js';
-import { addToTotals, emptyTotals } from './totals.js';
-import type { BatchEvent, BatchItem, BatchItemResult, BatchMode, RunSummary } from './types.js';
+import { addToTotals, emptyTotals } from './handle-event.js';
+import type { MapEvent, MapItem, MapItemResult, RunMode, RunSummary } from './types.js';
 
 /** Failed files listed in a run summary; the run report holds every one. */
 export const MAX_SUMMARY_FAILURES = 100;
@@ -16,7 +16,7 @@ export const MAX_SUMMARY_FAILURES = 100;
 export interface RunBatchJobOptions {
   client: S3Client;
   bucket: string;
-  mode: BatchMode;
+  mode: RunMode;
   /** Narrows the listing (see `listingPrefix`). */
   prefix?: string;
   /** Invocations in flight at once (the map's MaxConcurrency). */
@@ -31,7 +31,7 @@ export interface RunBatchJobOptions {
   /** Told the running count of listed objects. */
   onListed?: (listed: number) => void;
   /** Told each file's result as soon as it is known. */
-  onItem?: (result: BatchItemResult) => void;
+  onItem?: (result: MapItemResult) => void;
   /** Passed on to processObject (tests use small parts). */
   partSize?: number;
 }
@@ -53,7 +53,7 @@ export async function runBatchJob(options: RunBatchJobOptions): Promise<RunSumma
   const invocations = { succeeded: 0, failed: 0 };
   const report = options.writeReport === false ? undefined : new RunReportWriter(client, bucket, runId, mode);
 
-  const record = (result: BatchItemResult): void => {
+  const record = (result: MapItemResult): void => {
     addToTotals(totals, result);
     if (result.status === 'failed' && failures.length < MAX_SUMMARY_FAILURES)
       failures.push({ key: result.key, error: result.error });
@@ -61,7 +61,7 @@ export async function runBatchJob(options: RunBatchJobOptions): Promise<RunSumma
   };
 
   let listed = 0;
-  async function* counted(items: AsyncIterable<BatchItem>): AsyncGenerator<BatchItem> {
+  async function* counted(items: AsyncIterable<MapItem>): AsyncGenerator<MapItem> {
     for await (const item of items) {
       listed++;
       options.onListed?.(listed);
@@ -70,19 +70,19 @@ export async function runBatchJob(options: RunBatchJobOptions): Promise<RunSumma
   }
 
   const groups = groupItems(
-    counted(listBatchItems(client, bucket, prefix)),
-    options.itemsPerInvocation ?? DEFAULT_ITEMS_PER_INVOCATION,
+    counted(listMapItems(client, bucket, prefix)),
+    options.itemsPerInvocation ?? RUN_DEFAULTS.itemsPerInvocation,
   );
-  await forEachBounded(groups, options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY, async (items) => {
-    const event: BatchEvent = { Items: items, BatchInput: { bucket, mode } };
+  await forEachBounded(groups, options.maxConcurrency ?? RUN_DEFAULTS.maxConcurrency, async (items) => {
+    const event: MapEvent = { Items: items, BatchInput: { bucket, mode } };
     const startDate = new Date();
     const seen = new Set<string>();
-    const onItem = (result: BatchItemResult): void => {
+    const onItem = (result: MapItemResult): void => {
       seen.add(result.key);
       record(result);
     };
     try {
-      const output = await handleBatchEvent(event, {
+      const output = await handleMapEvent(event, {
         client,
         onItem,
         ...(options.filesInFlight === undefined ? {} : { filesInFlight: options.filesInFlight }),

@@ -1,12 +1,13 @@
-/** `batch` solves the files under batch/; `sweep` re-solves incoming/ files whose S3 event was lost. */
-export type BatchMode = 'batch' | 'sweep';
+import type { RunMode } from '../contract/service-layout.js';
+
+export type { RunMode };
 
 /**
  * One object as the Distributed Map's S3 item reader lists it (ListObjectsV2 fields, with Step
  * Functions' own spelling: `Etag`, quoted as S3 quotes it; `LastModified` in epoch seconds).
  * `Key` is the full key, not URL-encoded.
  */
-export interface BatchItem {
+export interface MapItem {
   Key: string;
   Etag?: string;
   Size?: number;
@@ -15,15 +16,15 @@ export interface BatchItem {
 }
 
 /** The item batcher's `BatchInput`, the same for every invocation of a map run. */
-export interface BatchInput {
+export interface MapInput {
   bucket: string;
-  mode: BatchMode;
+  mode: RunMode;
 }
 
 /** What the Distributed Map invokes the function with: 1 to `batchItemsPerInvocation` items. */
-export interface BatchEvent {
-  Items: BatchItem[];
-  BatchInput: BatchInput;
+export interface MapEvent {
+  Items: MapItem[];
+  BatchInput: MapInput;
 }
 
 /**
@@ -32,7 +33,7 @@ export interface BatchEvent {
  * whole job itself, like `npm run batch`.
  */
 export interface RunRequest {
-  mode?: BatchMode;
+  mode?: RunMode;
   /** Narrows the listing: a full key prefix, or a path under the mode's prefix. */
   prefix?: string;
   /** Defaults to the BUCKET environment variable. */
@@ -59,7 +60,7 @@ export interface ItemPuzzles {
  * cannot help; `skipped` were already solved for their current ETag (or are gone); `ignored`
  * are folder markers or keys outside the mode's prefix.
  */
-export type BatchItemResult =
+export type MapItemResult =
   | {
       key: string;
       status: 'solved';
@@ -74,29 +75,29 @@ export type BatchItemResult =
   | { key: string; status: 'ignored'; reason: 'folder' | 'outside-prefix' }
   | { key: string; status: 'failed'; error: ItemError };
 
-export type BatchItemStatus = BatchItemResult['status'];
+export type MapItemStatus = MapItemResult['status'];
 
 /** Files per status. */
-export type FileCounts = Record<BatchItemStatus, number>;
+export type FileCounts = Record<MapItemStatus, number>;
 
 /** Totals over a group of files, or over a whole run. */
-export interface BatchTotals {
+export interface RunTotals {
   files: FileCounts;
   puzzles: ItemPuzzles;
 }
 
 /** The function's answer to one batch event: the child execution's output in `reports/runs/`. */
-export interface BatchResult extends BatchTotals {
-  mode: BatchMode;
+export interface MapResult extends RunTotals {
+  mode: RunMode;
   bucket: string;
-  items: BatchItemResult[];
+  items: MapItemResult[];
   durationMs: number;
 }
 
 /** What a whole run did: `npm run batch`, or a run request given to the function. */
-export interface RunSummary extends BatchTotals {
+export interface RunSummary extends RunTotals {
   runId: string;
-  mode: BatchMode;
+  mode: RunMode;
   bucket: string;
   /** The key prefix listed. */
   prefix: string;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { describeProblem, detectFileKind, isFormatError, solvePuzzleStream } from '../formats/index.js';
 import type { FileFormat, RowFailure } from '../formats/index.js';
-import { EXIT_ALL_SOLVED, EXIT_SOME_FAILED, EXIT_USAGE } from './exit-codes.js';
+import { EXIT_ALL_SOLVED, EXIT_SOME_FAILED, EXIT_USAGE } from './arguments.js';
 
 export interface CliStreams {
   stdin: Readable;

@@ -2,7 +2,7 @@ import { formatCsvRecord, hasOpenQuote, parseCsvRecord } from './csv-fields.js';
 import { FormatError } from './errors.js';
 import { MAX_LINE_CHARS, OVERLONG_LINE } from './line-splitting.js';
 import type { LineCodec } from './line-codec.js';
-import { overlongRow } from './overlong.js';
+import { overlongRow } from './row-result.js';
 import { describeProblem } from './row-json.js';
 import { failedRow, solveRow } from './row-result.js';
 import type { RowResult } from './row-result.js';

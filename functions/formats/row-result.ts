@@ -1,6 +1,7 @@
 import { solveBoard } from '../sudoku/index.js';
 import type { BoardOutput, Problem } from '../sudoku/index.js';
 import type { RowProblem, RowStatus } from './types.js';
+import { MAX_LINE_CHARS } from './line-splitting.js';
 
 /** Where a row sits in its file: a 1-based line (line formats) or a 0-based index (.json). */
 export type RowPlace = { line: number } | { index: number };
@@ -35,4 +36,17 @@ export function solveRow(input: unknown, place: RowPlace): RowResult {
   const outcome = solveBoard(input, { checkUnique: true });
   if (!outcome.ok) return failedRow(outcome.problems, place);
   return { status: outcome.unique === false ? 'multiple' : 'unique', solution: outcome.solution };
+}
+
+/** The answer to a line longer than any row can be. */
+export function overlongRow(line: number): RowResult {
+  return failedRow(
+    [
+      {
+        code: 'LINE_TOO_LONG',
+        message: `The line is longer than ${MAX_LINE_CHARS} characters; a row holds one board.`,
+      },
+    ],
+    { line },
+  );
 }

@@ -11,7 +11,7 @@ import { solveLines } from './line-codec.js';
 import { splitLines } from './line-splitting.js';
 import { FileTally } from './tally.js';
 import type { FileTallyOptions } from './tally.js';
-import { decodeUtf8 } from './text-decoding.js';
+import { decodeUtf8 } from './line-splitting.js';
 import { createTxtCodec } from './txt-codec.js';
 import type { FileFormat } from './types.js';
 

@@ -1,6 +1,6 @@
 import { OVERLONG_LINE } from './line-splitting.js';
 import type { LineCodec } from './line-codec.js';
-import { overlongRow } from './overlong.js';
+import { overlongRow } from './row-result.js';
 import { describeProblem } from './row-json.js';
 import { solveRow } from './row-result.js';
 import type { RowResult } from './row-result.js';

@@ -1,17 +1,15 @@
 import type { Context } from 'aws-lambda';
-import { batchEventKind } from '../batch/event-kind.js';
-import { runRequestKind } from '../batch/run-request-kind.js';
+import { mapEventKind, runRequestKind } from '../batch/event-kinds.js';
 import { httpEventKind } from '../http/event-kind.js';
 import { s3EventKind } from '../s3/event-kind.js';
-import { logger } from '../observability/index.js';
-import { UnrecognisedEventError } from './errors.js';
-import { isRecord, type EventKind } from './event-kind.js';
+import { logger } from '../observability/powertools.js';
+import { isRecord, type EventKind } from '../contract/event-kind.js';
 
 /**
  * Every kind of event the function handles, asked in this order. To add one, write its
  * `EventKind` beside its adapter (e.g. functions/s3/event-kind.ts) and add it here.
  */
-export const eventKinds: readonly EventKind[] = [httpEventKind, s3EventKind, batchEventKind, runRequestKind];
+export const eventKinds: readonly EventKind[] = [httpEventKind, s3EventKind, mapEventKind, runRequestKind];
 
 /** Longest excerpt of an unrecognised event written to the log. */
 const LOGGED_EVENT_CHARS = 2000;
@@ -50,4 +48,15 @@ export async function dispatch(
     knownKinds: kinds.map((k) => k.name),
   });
   throw new UnrecognisedEventError(summary);
+}
+
+/**
+ * Thrown for an event no kind recognises. Throwing (not returning) makes Lambda count the
+ * invocation as failed, so asynchronous sources retry it and then send it to the dead-letter queue.
+ */
+export class UnrecognisedEventError extends Error {
+  override readonly name = 'UnrecognisedEventError';
+  constructor(readonly summary: string) {
+    super(`The function does not handle this kind of event: ${summary}`);
+  }
 }

@@ -1,4 +1,4 @@
-import { ClientError } from './client-error.js';
+import { ClientError } from './problems.js';
 import { MAX_BODY_BYTES } from './constants.js';
 import type { HttpRequest } from './types.js';
 

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { isRecord, type EventKind } from '../handler/event-kind.js';
+import { isRecord, type EventKind } from '../contract/event-kind.js';
 import { handleHttpEvent } from './handle-event.js';
 import type { HttpResponse } from './types.js';
 

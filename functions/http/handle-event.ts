@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { logger } from '../observability/index.js';
-import { ClientError } from './client-error.js';
+import { logger } from '../observability/powertools.js';
+import { ClientError } from './problems.js';
 import { toHttpRequest } from './request.js';
 import { problemDetails, problemResponse } from './responses.js';
 import { route } from './routes.js';

@@ -1,5 +1,5 @@
 import { MAX_BOARDS, MAX_BODY_BYTES, MAX_SOLVE_MS } from './constants.js';
-import { PROBLEM_TYPES, problemTypeUri, type ProblemTypeName } from './problem-types.js';
+import { PROBLEM_TYPES, problemTypeUri, type ProblemTypeName } from './problems.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -69,7 +69,7 @@ export const openApiDocument = {
               'x-sudoku-failed': { description: 'text/plain only: lines not solved.', schema: { type: 'string' } },
             },
             content: {
-              'application/json': { schema: { oneOf: [ref('SolveResponse'), ref('BatchResponse')] } },
+              'application/json': { schema: { oneOf: [ref('SolveResponse'), ref('BoardsResponse')] } },
               'text/plain': { schema: { type: 'string' } },
             },
           },
@@ -167,7 +167,7 @@ export const openApiDocument = {
           stats: ref('Stats'),
         },
       },
-      BatchSolved: {
+      BoardsItemSolved: {
         type: 'object',
         required: ['index', 'solution', 'unique', 'stats'],
         additionalProperties: false,
@@ -178,7 +178,7 @@ export const openApiDocument = {
           stats: ref('Stats'),
         },
       },
-      BatchFailed: {
+      BoardsItemFailed: {
         type: 'object',
         required: ['index', 'status', 'problems'],
         additionalProperties: false,
@@ -192,12 +192,12 @@ export const openApiDocument = {
           problems: { type: 'array', minItems: 1, items: ref('Problem') },
         },
       },
-      BatchResponse: {
+      BoardsResponse: {
         type: 'object',
         required: ['results', 'solved', 'failed'],
         additionalProperties: false,
         properties: {
-          results: { type: 'array', items: { oneOf: [ref('BatchSolved'), ref('BatchFailed')] } },
+          results: { type: 'array', items: { oneOf: [ref('BoardsItemSolved'), ref('BoardsItemFailed')] } },
           solved: { type: 'integer', minimum: 0 },
           failed: { type: 'integer', minimum: 0 },
         },

@@ -1,6 +1,6 @@
 import { MEDIA_TYPE } from './constants.js';
-import type { ClientError } from './client-error.js';
-import { PROBLEM_TYPES, problemTypeUri, type ProblemTypeName } from './problem-types.js';
+import type { ClientError } from './problems.js';
+import { PROBLEM_TYPES, problemTypeUri, type ProblemTypeName } from './problems.js';
 import type { HttpResponse, ProblemDetails } from './types.js';
 
 export function jsonResponse(statusCode: number, value: unknown): HttpResponse {

@@ -1,4 +1,4 @@
-import { ClientError } from './client-error.js';
+import { ClientError } from './problems.js';
 import { openApiDocument } from './openapi.js';
 import { jsonResponse } from './responses.js';
 import type { SolveBudget } from './solve-budget.js';

@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import { ClientError } from './client-error.js';
+import { ClientError } from './problems.js';
 import { MAX_SOLVE_MS, SOLVE_SAFETY_MARGIN_MS } from './constants.js';
 
 /**

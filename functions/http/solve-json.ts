@@ -1,7 +1,7 @@
-import { recordSolves } from '../observability/index.js';
+import { recordSolves } from '../observability/powertools.js';
 import type { BoardOutput, Problem, SolveStats } from '../sudoku/index.js';
 import { solveRequestBoard } from './board-result.js';
-import { ClientError } from './client-error.js';
+import { ClientError } from './problems.js';
 import { MAX_BOARDS } from './constants.js';
 import type { SolveBudget } from './solve-budget.js';
 import { jsonResponse } from './responses.js';
@@ -13,10 +13,12 @@ export interface SolveResponse {
   stats: SolveStats;
 }
 
-export type BatchItem = ({ index: number } & SolveResponse) | { index: number; status: 400 | 422; problems: Problem[] };
+export type BoardsItem =
+  | ({ index: number } & SolveResponse)
+  | { index: number; status: 400 | 422; problems: Problem[] };
 
-export interface BatchResponse {
-  results: BatchItem[];
+export interface BoardsResponse {
+  results: BoardsItem[];
   solved: number;
   failed: number;
 }
@@ -75,7 +77,7 @@ function solveMany(boards: unknown, budget: SolveBudget): HttpResponse {
       { limit: MAX_BOARDS },
     );
   }
-  const results: BatchItem[] = [];
+  const results: BoardsItem[] = [];
   let solved = 0;
   let micros = 0;
   try {
@@ -96,6 +98,6 @@ function solveMany(boards: unknown, budget: SolveBudget): HttpResponse {
     recordSolves(solved, results.length - solved, micros);
   }
   const failed = boards.length - solved;
-  const answer: BatchResponse = { results, solved, failed };
+  const answer: BoardsResponse = { results, solved, failed };
   return jsonResponse(200, answer);
 }

@@ -1,5 +1,5 @@
 import { readBodyText } from './body.js';
-import { ClientError } from './client-error.js';
+import { ClientError } from './problems.js';
 import { ACCEPTED_CHARSETS, MEDIA_TYPE } from './constants.js';
 import { parseMediaType } from './content-type.js';
 import { solveJsonBody } from './solve-json.js';

@@ -1,7 +1,7 @@
-import { recordSolves } from '../observability/index.js';
+import { recordSolves } from '../observability/powertools.js';
 import type { Problem } from '../sudoku/index.js';
 import { solveRequestBoard } from './board-result.js';
-import { ClientError } from './client-error.js';
+import { ClientError } from './problems.js';
 import { MAX_BOARDS } from './constants.js';
 import type { SolveBudget } from './solve-budget.js';
 import { textResponse } from './responses.js';

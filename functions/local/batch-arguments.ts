@@ -1,11 +1,12 @@
-import type { BatchMode } from '../batch/types.js';
+import type { RunMode } from '../batch/types.js';
+import { prefixes, RUN_DEFAULTS, RUN_REPORTS_PREFIX } from '../contract/service-layout.js';
 
 /** What `npm run batch -- ...` asks for. */
 export type BatchCommand =
   | { kind: 'help' }
   | {
       kind: 'run';
-      mode: BatchMode;
+      mode: RunMode;
       prefix: string | undefined;
       maxConcurrency: number | undefined;
       itemsPerInvocation: number | undefined;
@@ -14,13 +15,13 @@ export type BatchCommand =
 
 export const BATCH_USAGE = `usage: npm run batch [-- [--sweep] [--prefix P] [--concurrency N] [--batch-size N]]
 
-Solves every file under batch/ of the local S3 server of \`npm start\` (outputs in solved/, reports
-in reports/, the run report in reports/runs/<run id>/), as the scheduled run does in AWS.
+Solves every file under ${prefixes.batch} of the local S3 server of \`npm start\` (outputs in ${prefixes.solved}, reports
+in ${prefixes.reports}, the run report in ${RUN_REPORTS_PREFIX}<run id>/), as the scheduled run does in AWS.
 
-  --sweep           list incoming/ instead: solve uploads that have no output for their current ETag
-  --prefix P        only keys under P (a full key prefix, or a path under batch/ or incoming/)
-  --concurrency N   invocations in flight at once (default 20, as the stack's batchMaxConcurrency)
-  --batch-size N    keys per invocation (default 10, as the stack's batchItemsPerInvocation)
+  --sweep           list ${prefixes.incoming} instead: solve uploads that have no output for their current ETag
+  --prefix P        only keys under P (a full key prefix, or a path under ${prefixes.batch} or ${prefixes.incoming})
+  --concurrency N   invocations in flight at once (default ${RUN_DEFAULTS.maxConcurrency}, as the stack's batchMaxConcurrency)
+  --batch-size N    keys per invocation (default ${RUN_DEFAULTS.itemsPerInvocation}, as the stack's batchItemsPerInvocation)
 
 Environment: S3_ENDPOINT (default http://127.0.0.1:\${S3_PORT:-4569}), BUCKET (default sudoku-local),
 S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY (default S3RVER / S3RVER).
@@ -32,7 +33,7 @@ const usageError = (message: string): BatchCommand => ({ kind: 'usage-error', me
 /** Parses the arguments after `npm run batch --`; never throws. */
 export function parseBatchArguments(argv: readonly string[]): BatchCommand {
   if (argv.includes('-h') || argv.includes('--help')) return { kind: 'help' };
-  let mode: BatchMode = 'batch';
+  let mode: RunMode = 'batch';
   let prefix: string | undefined;
   const numbers: Record<'--concurrency' | '--batch-size', number | undefined> = {
     '--concurrency': undefined,

@@ -1,4 +1,4 @@
-import type { BatchItemResult, BatchItemStatus, FileCounts } from '../batch/types.js';
+import type { MapItemResult, MapItemStatus, FileCounts } from '../batch/types.js';
 
 export interface ProgressState {
   listed: number;
@@ -13,7 +13,7 @@ const rate = (count: number, ms: number): string => (ms > 0 ? format(Math.round(
 /** One progress line: `files 37/50 listed (35 solved, 2 skipped) | puzzles 1,234 | 12.3 files/s | 456 puzzles/s | 3.2 s`. */
 export function progressLine(state: ProgressState): string {
   const done = Object.values(state.files).reduce((a, b) => a + b, 0);
-  const parts = (Object.entries(state.files) as [BatchItemStatus, number][])
+  const parts = (Object.entries(state.files) as [MapItemStatus, number][])
     .filter(([, n]) => n > 0)
     .map(([status, n]) => `${format(n)} ${status}`);
   return [
@@ -59,7 +59,7 @@ export class BatchProgress {
     this.maybeShow();
   }
 
-  item(result: BatchItemResult): void {
+  item(result: MapItemResult): void {
     this.state.files[result.status]++;
     if (result.status === 'solved') this.state.puzzles += result.puzzles.rows;
     // A failure is worth its own line at once, above the progress line.

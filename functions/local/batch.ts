@@ -45,7 +45,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   // Set POWERTOOLS_LOG_LEVEL=INFO to see them too. Read when the logger is created, at import.
   env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
   env.POWERTOOLS_METRICS_DISABLED ??= 'true';
-  const { createS3Client, s3ClientSettingsFromEnv } = await import('../s3/client.js');
+  const { createS3Client, s3ClientSettingsFromEnv } = await import('../pipeline/s3-client.js');
   const { runBatchJob } = await import('../batch/run.js');
 
   const endpoint = env.S3_ENDPOINT || `http://127.0.0.1:${env.S3_PORT || DEFAULT_S3_PORT}`;

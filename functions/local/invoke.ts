@@ -4,6 +4,7 @@
  * result, the body is shown parsed when it is JSON, so it reads as the client would see it).
  * Exits 1 if the handler throws, as the invocation would fail in AWS.
  */
+import { loadDeployedHandler } from './deployed-handler.js';
 import { Console } from 'node:console';
 import { readFile } from 'node:fs/promises';
 import { createLambdaContext } from './lambda-context.js';
@@ -31,7 +32,7 @@ export async function main(files: string[]): Promise<number> {
   // Like `sam local invoke` against the local stack: S3 events read and write the bucket of `npm start`.
   process.env.S3_ENDPOINT ||= `http://127.0.0.1:${process.env.S3_PORT || DEFAULT_S3_PORT}`;
   globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
-  const { handler } = await import('../handler/index.js');
+  const handler = await loadDeployedHandler();
   let failed = 0;
   for (const file of files) {
     const event = JSON.parse(await readFile(file, 'utf8')) as unknown;

@@ -1,6 +1,7 @@
 import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { gzipSync } from 'node:zlib';
+import { prefixes } from '../contract/service-layout.js';
 
 const EASY = '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79';
 const HARD = [
@@ -17,11 +18,11 @@ const toNumbers = (s: string) =>
  */
 export const SAMPLE_OBJECTS: Record<string, string | Buffer> = {
   // One blank line and one bad line, so the report has something to say.
-  'incoming/samples/puzzles.txt': `${[EASY, ...HARD, '', 'this line is not a puzzle', EASY.replace('5', '6')].join('\n')}\n`,
-  'incoming/samples/kaggle.csv': `quizzes,solutions\n${[EASY, ...HARD].map((p) => `${p.replace(/\./g, '0')},`).join('\n')}\n`,
-  'incoming/samples/my puzzles+more.jsonl': `${[JSON.stringify(EASY), JSON.stringify(toNumbers(HARD[0]!)), JSON.stringify({ board: HARD[1] })].join('\n')}\n`,
-  'incoming/samples/boards.json': `${JSON.stringify({ boards: [EASY, ...HARD] }, null, 2)}\n`,
-  'incoming/samples/puzzles.txt.gz': gzipSync(`${[EASY, ...HARD].join('\n')}\n`),
+  [`${prefixes.incoming}samples/puzzles.txt`]: `${[EASY, ...HARD, '', 'this line is not a puzzle', EASY.replace('5', '6')].join('\n')}\n`,
+  [`${prefixes.incoming}samples/kaggle.csv`]: `quizzes,solutions\n${[EASY, ...HARD].map((p) => `${p.replace(/\./g, '0')},`).join('\n')}\n`,
+  [`${prefixes.incoming}samples/my puzzles+more.jsonl`]: `${[JSON.stringify(EASY), JSON.stringify(toNumbers(HARD[0]!)), JSON.stringify({ board: HARD[1] })].join('\n')}\n`,
+  [`${prefixes.incoming}samples/boards.json`]: `${JSON.stringify({ boards: [EASY, ...HARD] }, null, 2)}\n`,
+  [`${prefixes.incoming}samples/puzzles.txt.gz`]: gzipSync(`${[EASY, ...HARD].join('\n')}\n`),
 };
 
 /** Puts every sample that is not in the bucket yet; returns the keys written. */

@@ -10,7 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { S3Event } from 'aws-lambda';
-import { INCOMING_PREFIX } from '../s3/constants.js';
+import { prefixes } from '../contract/service-layout.js';
 import { s3Event } from './s3-event.js';
 import { S3RVER_ENV } from './s3rver-messages.js';
 import type { S3rverMessage } from './s3rver-messages.js';
@@ -102,7 +102,7 @@ export async function startS3Server(options: LocalS3ServerOptions = {}): Promise
           break;
         case 'object-created':
           // The bucket notification is filtered on incoming/, as in the stack.
-          if (!message.key.startsWith(INCOMING_PREFIX)) break;
+          if (!message.key.startsWith(prefixes.incoming)) break;
           deliver(
             s3Event({
               bucket: message.bucket,

@@ -2,8 +2,10 @@
  * The local S3 part of `npm start`: the s3rver server, its incoming/ uploads delivered to the real
  * handler as AWS-shaped S3 events, and the sample objects of events/s3-*.json.
  */
+import { loadDeployedHandler } from './deployed-handler.js';
 import path from 'node:path';
-import { createS3Client } from '../s3/client.js';
+import { prefixes } from '../contract/service-layout.js';
+import { createS3Client } from '../pipeline/s3-client.js';
 import { createLambdaContext } from './lambda-context.js';
 import { LOCAL_ACCESS_KEY, startS3Server } from './s3-server.js';
 import { seedSamples } from './s3-samples.js';
@@ -15,7 +17,7 @@ export interface RunningS3Service {
 }
 
 export async function startS3Service(): Promise<RunningS3Service> {
-  const { handler } = await import('../handler/index.js');
+  const handler = await loadDeployedHandler();
   const server = await startS3Server({
     // As in AWS, each upload is one asynchronous invocation with the function's timeout.
     onObjectCreated: (event) => handler(event, createLambdaContext({ timeoutMs: 900_000 })),
@@ -33,8 +35,8 @@ export async function startS3Service(): Promise<RunningS3Service> {
   return {
     banner: [
       `S3          ${server.endpoint}  bucket ${server.bucket}, key/secret ${LOCAL_ACCESS_KEY}/${LOCAL_ACCESS_KEY}, data in ${path.relative(process.cwd(), server.directory) || server.directory}`,
-      `  try:      ${cli} cp puzzles.txt s3://${server.bucket}/incoming/puzzles.txt`,
-      `  then:     ${cli} cp s3://${server.bucket}/solved/puzzles.txt -   (report: reports/puzzles.txt.json)`,
+      `  try:      ${cli} cp puzzles.txt s3://${server.bucket}/${prefixes.incoming}puzzles.txt`,
+      `  then:     ${cli} cp s3://${server.bucket}/${prefixes.solved}puzzles.txt -   (report: ${prefixes.reports}puzzles.txt.json)`,
       `  events:   npm run invoke -- events/s3-put.json`,
     ],
     close: server.close,

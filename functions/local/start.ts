@@ -2,6 +2,7 @@
  * `npm start`: the whole service on localhost, started in order by `main()`. Each service is a
  * function that starts it and says what it serves; add one to `services` to run it too.
  */
+import { loadDeployedHandler } from './deployed-handler.js';
 import { pathToFileURL } from 'node:url';
 import { startHttpServer } from './http-server.js';
 import { startS3Service } from './s3-service.js';
@@ -16,7 +17,7 @@ export type LocalService = () => Promise<RunningService>;
 
 /** The HTTP API on http://127.0.0.1:${PORT:-3000}, answered by the real handler. */
 export const httpApiService: LocalService = async () => {
-  const { handler } = await import('../handler/index.js');
+  const handler = await loadDeployedHandler();
   const port = Number(process.env.PORT ?? 3000);
   const server = await startHttpServer({
     port,

@@ -1,11 +1,11 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3Event } from 'aws-lambda';
-import { logger } from '../observability/index.js';
-import { sharedS3Client } from './client.js';
-import { S3RecordsFailedError } from './errors.js';
-import { decodeEventKey, outputKeysFor } from './keys.js';
-import { processObject } from './process-object.js';
-import type { ProcessObjectResult } from './process-object.js';
+import { logger } from '../observability/powertools.js';
+import { sharedS3Client } from '../pipeline/s3-client.js';
+import { outputKeysFor, prefixes } from '../contract/service-layout.js';
+import { decodeEventKey } from './event-kind.js';
+import { processObject } from '../pipeline/process-object.js';
+import type { ProcessObjectResult } from '../pipeline/process-object.js';
 
 export interface HandleS3EventOptions {
   client?: S3Client;
@@ -39,10 +39,10 @@ export async function handleS3Event(event: S3Event, options: HandleS3EventOption
       results.push({ status: 'ignored', reason: 'not-object-created', sourceKey });
       continue;
     }
-    const keys = outputKeysFor(sourceKey);
+    const keys = outputKeysFor(sourceKey, prefixes.incoming);
     if (!keys) {
       // Outputs are written outside incoming/, so they can never retrigger the function.
-      logger.info('Ignoring an object outside incoming/', { bucket, sourceKey });
+      logger.info(`Ignoring an object outside ${prefixes.incoming}`, { bucket, sourceKey });
       results.push({ status: 'ignored', reason: 'outside-incoming', sourceKey });
       continue;
     }
@@ -70,4 +70,23 @@ export async function handleS3Event(event: S3Event, options: HandleS3EventOption
   }
   if (failedKeys.length) throw new S3RecordsFailedError(failedKeys, causes);
   return results;
+}
+
+/**
+ * Thrown when some records of an S3 event failed for a reason a retry may cure (S3 unavailable,
+ * the connection dropped mid-file). Throwing makes Lambda retry the whole event; the records
+ * already done are skipped then, by their output's source ETag.
+ */
+export class S3RecordsFailedError extends Error {
+  override readonly name = 'S3RecordsFailedError';
+  constructor(
+    readonly failedKeys: readonly string[],
+    readonly causes: readonly unknown[],
+  ) {
+    super(
+      `${failedKeys.length} object(s) could not be processed and will be retried: ${failedKeys.slice(0, 5).join(', ')}` +
+        (failedKeys.length > 5 ? ', ...' : ''),
+      { cause: causes[0] },
+    );
+  }
 }

@@ -14,7 +14,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
-import { prefixes } from '../prefixes.js';
+import { prefixes, RUN_REPORTS_PREFIX } from '../../functions/contract/service-layout.js';
 import { deadLetterQueue } from './queues.js';
 
 /** The two modes of a run, selected by the execution input `{"mode": ...}` (absent = batch). */
@@ -113,12 +113,12 @@ export class BatchRun extends Construct {
         maxConcurrency: props.maxConcurrency,
         toleratedFailurePercentage: props.toleratedFailurePercent,
         mapExecutionType: sfn.StateMachineType.STANDARD,
-        resultWriterV2: new PrefixResultWriter(props.bucket, `${prefixes.runReports.slice(0, -1)}`),
+        resultWriterV2: new PrefixResultWriter(props.bucket, `${RUN_REPORTS_PREFIX.slice(0, -1)}`),
       }).itemProcessor(solve);
     };
 
     const choose = new sfn.Choice(this, 'Mode', {
-      comment: 'Input {"mode":"sweep"} lists incoming/; anything else lists batch/',
+      comment: `Input {"mode":"sweep"} lists ${prefixes.incoming}; anything else lists ${prefixes.batch}`,
     })
       .when(
         sfn.Condition.and(sfn.Condition.isPresent('$.mode'), sfn.Condition.stringEquals('$.mode', 'sweep')),
@@ -129,7 +129,7 @@ export class BatchRun extends Construct {
     // Execution history with inputs and outputs in CloudWatch Logs, and X-Ray traces.
     this.logGroup = new logs.LogGroup(this, 'Logs', { retention: props.logRetentionDays as logs.RetentionDays });
     this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
-      comment: 'Sudoku batch run: solve every file under batch/ (or, mode sweep, incoming/)',
+      comment: `Sudoku batch run: solve every file under ${prefixes.batch} (or, mode sweep, ${prefixes.incoming})`,
       definitionBody: sfn.DefinitionBody.fromChainable(choose),
       stateMachineType: sfn.StateMachineType.STANDARD,
       timeout: Duration.hours(24),
@@ -172,8 +172,8 @@ export class BatchRun extends Construct {
         'Invoke the solver function by any of its versions/aliases (the pattern CDK grants for LambdaInvoke); still one function.',
       ],
       [
-        `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${prefixes.runReports}*]`,
-        'Step Functions names the result files of each map run itself; the wildcard covers only reports/runs/.',
+        `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${RUN_REPORTS_PREFIX}*]`,
+        `Step Functions names the result files of each map run itself; the wildcard covers only ${RUN_REPORTS_PREFIX}.`,
       ],
     ];
     for (const [id, reason] of acks) Validations.of(role.findChild('DefaultPolicy')).acknowledge({ id, reason });

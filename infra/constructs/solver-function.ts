@@ -7,7 +7,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { prefixes } from '../prefixes.js';
+import { METRICS_NAMESPACE, prefixes, SERVICE_NAME } from '../../functions/contract/service-layout.js';
 
 export interface SolverFunctionProps {
   /** Folder holding `index.mjs` (+ `.map`), as `npm run build` writes it. */
@@ -17,10 +17,6 @@ export interface SolverFunctionProps {
   readonly timeoutSeconds: number;
   readonly logRetentionDays: number;
 }
-
-/** Name of the Powertools service and metrics namespace the function reports under. */
-export const serviceName = 'sudoku';
-export const metricsNamespace = 'Sudoku';
 
 export class SolverFunction extends Construct {
   readonly function: lambda.Function;
@@ -67,8 +63,8 @@ export class SolverFunction extends Construct {
       recursiveLoop: lambda.RecursiveLoop.TERMINATE,
       environment: {
         BUCKET: props.bucket.bucketName,
-        POWERTOOLS_SERVICE_NAME: serviceName,
-        POWERTOOLS_METRICS_NAMESPACE: metricsNamespace,
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
         POWERTOOLS_LOG_LEVEL: 'INFO',
         NODE_OPTIONS: '--enable-source-maps',
       },

@@ -2,7 +2,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { prefixes } from '../prefixes.js';
+import { prefixes } from '../../functions/contract/service-layout.js';
 
 export interface StorageProps {
   readonly inputExpirationDays: number;

@@ -5,8 +5,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BatchInputError, BatchItemsFailedError, isBatchEvent, isRunRequest } from '../../functions/batch/index.js';
-import type { BatchEvent, BatchResult, RunSummary } from '../../functions/batch/index.js';
+import { BatchInputError, BatchItemsFailedError, isMapEvent, isRunRequest } from '../../functions/batch/index.js';
+import type { MapEvent, MapResult, RunSummary } from '../../functions/batch/index.js';
 import { handler } from '../../functions/handler/index.js';
 import { createLambdaContext } from '../../functions/local/lambda-context.js';
 import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
@@ -46,7 +46,7 @@ describe('the entry point given the map batch event', () => {
     const event = await batchEventFor(s3, ['batch/handler/a.txt', 'batch/handler/b.jsonl']);
     event.Items.push(batchItem('batch/handler/', { Size: 0 }));
 
-    const result = (await invoke(event)) as BatchResult;
+    const result = (await invoke(event)) as MapResult;
 
     expect(result).toMatchObject({
       mode: 'batch',
@@ -98,7 +98,7 @@ describe('the entry point given the map batch event', () => {
 
   it('in sweep mode solves an incoming/ key exactly as its S3 event would have, into solved/<path>', async () => {
     await s3.put('incoming/handler-sweep/lost.txt', `${EASY}\n`);
-    const result = (await invoke(await batchEventFor(s3, ['incoming/handler-sweep/lost.txt'], 'sweep'))) as BatchResult;
+    const result = (await invoke(await batchEventFor(s3, ['incoming/handler-sweep/lost.txt'], 'sweep'))) as MapResult;
     expect(result.items).toEqual([
       expect.objectContaining({ status: 'solved', outputKey: 'solved/handler-sweep/lost.txt' }),
     ]);
@@ -109,7 +109,7 @@ describe('the entry point given the map batch event', () => {
     await s3.put('solved/elsewhere/x.txt', `${EASY}\n`);
     const result = (await invoke(
       batchEvent([batchItem('solved/elsewhere/x.txt')], { bucket: s3.bucket }),
-    )) as BatchResult;
+    )) as MapResult;
     expect(result.items).toEqual([{ key: 'solved/elsewhere/x.txt', status: 'ignored', reason: 'outside-prefix' }]);
     expect(await s3.exists('reports/elsewhere/x.txt.json')).toBe(false);
   });
@@ -117,7 +117,7 @@ describe('the entry point given the map batch event', () => {
   it('skips a listed key whose object is gone by the time its batch runs', async () => {
     const result = (await invoke(
       batchEvent([batchItem('batch/handler/deleted.txt')], { bucket: s3.bucket }),
-    )) as BatchResult;
+    )) as MapResult;
     expect(result.items).toEqual([{ key: 'batch/handler/deleted.txt', status: 'skipped', reason: 'source-missing' }]);
   });
 
@@ -155,8 +155,8 @@ describe('the sample events in events/batch-*.json', () => {
     for (const name of sampleEvents) {
       const event = readEvent(name);
       if (name.startsWith('batch-map-')) {
-        expect(isBatchEvent(event), name).toBe(true);
-        const { BatchInput, Items } = event as BatchEvent;
+        expect(isMapEvent(event), name).toBe(true);
+        const { BatchInput, Items } = event as MapEvent;
         expect(BatchInput.mode).toBe(name.includes('sweep') ? 'sweep' : 'batch');
         // Step Functions' own spelling and value types.
         for (const item of Items)
@@ -169,7 +169,7 @@ describe('the sample events in events/batch-*.json', () => {
           });
       } else {
         expect(isRunRequest(event), name).toBe(true);
-        expect(isBatchEvent(event), name).toBe(false);
+        expect(isMapEvent(event), name).toBe(false);
       }
     }
   });
@@ -187,7 +187,7 @@ describe('the sample events in events/batch-*.json', () => {
       },
     );
     expect(run.status, run.stderr).toBe(0);
-    const result = JSON.parse(run.stdout) as BatchResult;
+    const result = JSON.parse(run.stdout) as MapResult;
     expect(result.files).toMatchObject({ solved: 2, ignored: 1, failed: 0 });
     expect(await s3.text('solved/samples/puzzles.txt')).toBe(`${EASY_SOLUTION}\n`);
   });

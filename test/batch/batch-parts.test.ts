@@ -1,14 +1,9 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
-  batchItemFromListing,
-  DEFAULT_ITEMS_PER_INVOCATION,
-  DEFAULT_MAX_CONCURRENCY,
+  mapItemFromListing,
   forEachBounded,
   groupItems,
-  isBatchEvent,
+  isMapEvent,
   isRunRequest,
   itemError,
   itemKeysFor,
@@ -16,11 +11,11 @@ import {
   mapBounded,
   MAX_ERROR_MESSAGE_CHARS,
 } from '../../functions/batch/index.js';
+import { RUN_DEFAULTS } from '../../functions/contract/service-layout.js';
+import { defaults } from '../../infra/settings.js';
 import { parseBatchArguments } from '../../functions/local/batch-arguments.js';
 import { BatchProgress, progressLine } from '../../functions/local/batch-progress.js';
 import { batchEvent, batchItem } from './factories.js';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -29,12 +24,9 @@ async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
 }
 
 describe('defaults', () => {
-  it("match the stack's context defaults, so a local run has the map run's shape", () => {
-    const context = (
-      JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }
-    ).context;
-    expect(DEFAULT_MAX_CONCURRENCY).toBe(context.batchMaxConcurrency);
-    expect(DEFAULT_ITEMS_PER_INVOCATION).toBe(context.batchItemsPerInvocation);
+  it("are the stack's map defaults, so a local run has the map run's shape", () => {
+    expect(RUN_DEFAULTS.maxConcurrency).toBe(defaults.batchMaxConcurrency);
+    expect(RUN_DEFAULTS.itemsPerInvocation).toBe(defaults.batchItemsPerInvocation);
   });
 });
 
@@ -76,8 +68,8 @@ describe('keys', () => {
 
 describe('recognising events', () => {
   it("takes the map's batch event by its Items array and BatchInput object", () => {
-    expect(isBatchEvent(batchEvent([batchItem('batch/a.txt')], { bucket: 'b' }))).toBe(true);
-    expect(isBatchEvent({ Items: [], BatchInput: { bucket: 'b', mode: 'batch' } })).toBe(true);
+    expect(isMapEvent(batchEvent([batchItem('batch/a.txt')], { bucket: 'b' }))).toBe(true);
+    expect(isMapEvent({ Items: [], BatchInput: { bucket: 'b', mode: 'batch' } })).toBe(true);
     for (const other of [
       null,
       'x',
@@ -88,7 +80,7 @@ describe('recognising events', () => {
       { Items: [{ key: 'a' }], BatchInput: {} },
       { Records: [] },
     ]) {
-      expect(isBatchEvent(other), JSON.stringify(other)).toBe(false);
+      expect(isMapEvent(other), JSON.stringify(other)).toBe(false);
     }
   });
 
@@ -109,7 +101,7 @@ describe('recognising events', () => {
 
 describe('listing, grouping, concurrency', () => {
   it('gives a listed object the item reader shape: Etag quoted, LastModified in epoch seconds', () => {
-    const item = batchItemFromListing({
+    const item = mapItemFromListing({
       Key: 'batch/a.txt',
       ETag: '"abc"',
       Size: 12,

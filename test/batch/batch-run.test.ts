@@ -3,13 +3,7 @@ import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBatchJob } from '../../functions/batch/index.js';
-import type {
-  BatchItemResult,
-  BatchResult,
-  ChildExecution,
-  RunManifest,
-  RunSummary,
-} from '../../functions/batch/index.js';
+import type { MapItemResult, MapResult, ChildExecution, RunManifest, RunSummary } from '../../functions/batch/index.js';
 import { handleS3Event } from '../../functions/s3/index.js';
 import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
 import { clientFor, startTestS3 } from '../s3/local-s3.js';
@@ -78,7 +72,7 @@ describe('a batch run over batch/', () => {
       const input = JSON.parse(execution.Input) as { Items: { Key: string; Etag: string }[]; BatchInput: unknown };
       expect(input.BatchInput).toEqual({ bucket: s3.bucket, mode: 'batch' });
       expect(input.Items.length).toBeLessThanOrEqual(10);
-      const output = JSON.parse(execution.Output!) as BatchResult;
+      const output = JSON.parse(execution.Output!) as MapResult;
       expect(output.items.map((i) => i.key)).toEqual(input.Items.map((i) => i.Key));
       return input.Items.map((i) => i.Key);
     });
@@ -92,7 +86,7 @@ describe('a batch run over batch/', () => {
   it('does no work on a second run: every file skipped as already solved, no output rewritten', async () => {
     const output = `solved/${files[0]!.path}`;
     const before = await s3.client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: output }));
-    const seen: BatchItemResult[] = [];
+    const seen: MapItemResult[] = [];
     const second = await run({ prefix: 'fifty/', onItem: (r) => seen.push(r) });
     expect(second).toMatchObject({ listed: 50, files: { solved: 0, skipped: 50, failed: 0 }, puzzles: { rows: 0 } });
     expect(seen.every((r) => r.status === 'skipped' && r.reason === 'already-solved')).toBe(true);
@@ -121,7 +115,7 @@ describe('the sweep of incoming/', () => {
     await handleS3Event(await s3.eventFor('incoming/sweep/handled.txt'), { client: s3.client });
     expect(await s3.exists('solved/sweep/missed.txt')).toBe(false);
 
-    const seen: BatchItemResult[] = [];
+    const seen: MapItemResult[] = [];
     const sweep = await run({ mode: 'sweep', prefix: 'sweep/', onItem: (r) => seen.push(r) });
 
     expect(sweep).toMatchObject({
@@ -172,7 +166,7 @@ describe('a bad file in a group', () => {
     await s3.put('batch/group/file-004-broken.txt.gz', gzipSync(`${EASY}\n`.repeat(50)));
     proxy.cutGetAfter('file-004-broken', 20);
 
-    const seen: BatchItemResult[] = [];
+    const seen: MapItemResult[] = [];
     const summary = await throughProxy({ prefix: 'group/', onItem: (r) => seen.push(r) });
 
     expect(summary).toMatchObject({

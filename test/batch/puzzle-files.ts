@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import type { FileReport } from '../../functions/s3/index.js';
+import type { FileReport } from '../../functions/pipeline/index.js';
 import { isSolutionOf } from '../helpers/sudoku-rules.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
 import type { TestS3 } from '../s3/local-s3.js';

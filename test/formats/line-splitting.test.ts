@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { OVERLONG_LINE, splitLines } from '../../functions/formats/line-splitting.js';
-import { decodeUtf8 } from '../../functions/formats/text-decoding.js';
+import { decodeUtf8 } from '../../functions/formats/line-splitting.js';
 import { chunked } from './run-format.js';
 
 async function collect(chunks: (string | Buffer)[], maxLineChars?: number) {

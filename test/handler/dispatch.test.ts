@@ -12,7 +12,7 @@ import { describeEvent } from '../../functions/handler/dispatch.js';
 import { httpEventKind } from '../../functions/http/index.js';
 import { buildHttpApiEvent } from '../../functions/local/http-api-event.js';
 import { createLambdaContext } from '../../functions/local/lambda-context.js';
-import { logger, metrics } from '../../functions/observability/index.js';
+import { logger, metrics } from '../../functions/observability/powertools.js';
 
 const context = createLambdaContext();
 

@@ -2,7 +2,7 @@ import './quiet-powertools.js';
 import { describe, expect, it } from 'vitest';
 import { handler } from '../../functions/handler/index.js';
 import { MAX_SOLVE_MS, SolveBudget, type HttpResponse } from '../../functions/http/index.js';
-import { ClientError } from '../../functions/http/client-error.js';
+import { ClientError } from '../../functions/http/problems.js';
 import { buildHttpApiEvent } from '../../functions/local/http-api-event.js';
 import { createLambdaContext } from '../../functions/local/lambda-context.js';
 import { EASY, EASY_SOLUTION } from '../helpers/boards.js';

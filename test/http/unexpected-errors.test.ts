@@ -9,7 +9,7 @@ vi.mock('../../functions/http/solve-json.js', () => ({
 }));
 
 const { handler } = await import('../../functions/handler/index.js');
-const { logger } = await import('../../functions/observability/index.js');
+const { logger } = await import('../../functions/observability/powertools.js');
 const { buildHttpApiEvent } = await import('../../functions/local/http-api-event.js');
 const { createLambdaContext } = await import('../../functions/local/lambda-context.js');
 

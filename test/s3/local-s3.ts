@@ -7,8 +7,8 @@ import { gunzipSync } from 'node:zlib';
 import type { S3Event } from 'aws-lambda';
 import { startS3Server } from '../../functions/local/s3-server.js';
 import type { LocalS3Server, LocalS3ServerOptions } from '../../functions/local/s3-server.js';
-import { createS3Client } from '../../functions/s3/index.js';
-import type { FileReport } from '../../functions/s3/index.js';
+import { createS3Client } from '../../functions/pipeline/index.js';
+import type { FileReport } from '../../functions/pipeline/index.js';
 import { s3Event } from '../../functions/local/s3-event.js';
 import type { ObjectCreatedEventName } from '../../functions/local/s3-event.js';
 

@@ -1,3 +1,5 @@
+import type { Problem } from '../sudoku/index.js';
+
 /**
  * Every problem type the API answers with (RFC 9457 `type`, `title`, `status`). The type URIs are
  * tag URIs (RFC 4151): stable identifiers that need no registered domain; they are listed in the
@@ -24,4 +26,19 @@ export const PROBLEM_TYPE_URI_PREFIX = 'tag:sudoku-serverless,2026:problem:';
 
 export function problemTypeUri(name: ProblemTypeName): string {
   return PROBLEM_TYPE_URI_PREFIX + PROBLEM_TYPES[name].slug;
+}
+
+/**
+ * Something wrong with what the client sent. Thrown from anywhere below the router and turned
+ * into a problem+json 4xx at the top; any other exception is our bug and becomes a 500.
+ */
+export class ClientError extends Error {
+  override readonly name = 'ClientError';
+  constructor(
+    readonly problemType: ProblemTypeName,
+    readonly detail: string,
+    readonly extra: { problems?: Problem[]; limit?: number; allow?: string[]; accept?: string[] } = {},
+  ) {
+    super(detail);
+  }
 }

@@ -1,13 +1,24 @@
+/** Logging and metrics shared by every adapter: the one Powertools Logger and Metrics of the function. */
+import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { DEFAULT_METRICS_NAMESPACE, DEFAULT_SERVICE_NAME, METRIC } from './constants.js';
+import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../contract/service-layout.js';
+
+/**
+ * The one Logger every adapter writes through: structured JSON with the request id once the
+ * entry point has called `addContext`. The level comes from POWERTOOLS_LOG_LEVEL (tests use
+ * SILENT); POWERTOOLS_DEV=true pretty-prints for `npm start`.
+ */
+export const logger = new Logger({
+  serviceName: process.env.POWERTOOLS_SERVICE_NAME || SERVICE_NAME,
+});
 
 /**
  * CloudWatch metrics in EMF, written to stdout and never sent by an API call (nothing to wait for
  * on the request path). POWERTOOLS_METRICS_DISABLED=true (or POWERTOOLS_DEV=true) turns them off.
  */
 export const metrics = new Metrics({
-  namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || DEFAULT_METRICS_NAMESPACE,
-  serviceName: process.env.POWERTOOLS_SERVICE_NAME || DEFAULT_SERVICE_NAME,
+  namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || METRICS_NAMESPACE,
+  serviceName: process.env.POWERTOOLS_SERVICE_NAME || SERVICE_NAME,
 });
 
 /**

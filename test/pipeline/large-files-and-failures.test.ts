@@ -1,4 +1,4 @@
-import './quiet-logs.js';
+import '../s3/quiet-logs.js';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -11,10 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleS3Event, S3RecordsFailedError } from '../../functions/s3/index.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
 import { isSolutionOf } from '../helpers/sudoku-rules.js';
-import { clientFor, startTestS3 } from './local-s3.js';
-import type { TestS3 } from './local-s3.js';
-import { startS3Proxy } from './s3-proxy.js';
-import type { S3Proxy } from './s3-proxy.js';
+import { clientFor, startTestS3 } from '../s3/local-s3.js';
+import type { TestS3 } from '../s3/local-s3.js';
+import { startS3Proxy } from '../s3/s3-proxy.js';
+import type { S3Proxy } from '../s3/s3-proxy.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bundleOptionsFor = (entry: string): BuildOptions => ({
@@ -105,7 +105,7 @@ describe('memory', () => {
     // The pipeline is bundled first, as it ships, so the capped heap holds the pipeline at work
     // rather than a TypeScript loader transpiling the AWS SDK.
     const bundle = path.join(mkdtempSync(path.join(tmpdir(), 's3-capped-')), 's3.mjs');
-    await build({ ...bundleOptionsFor(path.join(repoRoot, 'functions', 's3', 'index.ts')), outfile: bundle });
+    await build({ ...bundleOptionsFor(path.join(repoRoot, 'functions', 'pipeline', 'index.ts')), outfile: bundle });
     const child = spawn(
       process.execPath,
       [

@@ -5,10 +5,18 @@ import { PassThrough } from 'node:stream';
 import type { Readable } from 'node:stream';
 import { detectFileKind, FileTally, isFormatError, solvePuzzleStream } from '../formats/index.js';
 import type { FileKind, FormatError } from '../formats/index.js';
-import { logger, recordSolves } from '../observability/index.js';
-import { DEFAULT_PART_SIZE, DEFAULT_QUEUE_SIZE, SOURCE_ETAG_METADATA, SOURCE_KEY_METADATA } from './constants.js';
+import { logger, recordSolves } from '../observability/powertools.js';
+import { SOURCE_ETAG_METADATA, SOURCE_KEY_METADATA } from '../contract/service-layout.js';
 import { reportedFailure } from './report.js';
 import type { FileReport } from './report.js';
+
+/**
+ * Multipart part size. S3's minimum is 5 MiB; 8 MiB keeps a 1M-puzzle output (about 82 MB) at
+ * ten parts while the buffered parts (size x queue) stay far below the function's memory.
+ */
+export const DEFAULT_PART_SIZE = 8 * 1024 * 1024;
+/** Parts uploaded at once. */
+export const DEFAULT_QUEUE_SIZE = 2;
 
 export interface ProcessObjectOptions {
   client: S3Client;

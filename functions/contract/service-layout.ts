@@ -1,0 +1,77 @@
+/**
+ * The facts both sides of the project share, written once: the bucket's key layout, the batch
+ * modes, the names logs and metrics go under, and the defaults of the settings the function
+ * mirrors. Pure data and tiny pure functions only: infra/ imports this file, so it must never
+ * import anything that solves or touches AWS at run time.
+ */
+
+// The bucket's key layout. Inputs and outputs never share a prefix, so nothing the function
+// writes can trigger it again.
+export const prefixes = {
+  /** Uploads here trigger the function through an S3 notification. */
+  incoming: 'incoming/',
+  /** Files here are solved by the scheduled batch run. */
+  batch: 'batch/',
+  /** Solved files, at the same path as their source under incoming/ or batch/. Never a trigger prefix. */
+  solved: 'solved/',
+  /** One JSON report per source file: `reports/<path>.json`. Never a trigger prefix. */
+  reports: 'reports/',
+} as const;
+
+/** Step Functions' own result files of each batch run (inside reports/; the function never writes there). */
+export const RUN_REPORTS_PREFIX = `${prefixes.reports}runs/`;
+
+/** Object metadata on outputs and reports naming the source version they answer (x-amz-meta-source-etag). */
+export const SOURCE_ETAG_METADATA = 'source-etag';
+/** Object metadata naming the source key, URL-encoded (metadata is sent as HTTP headers: ASCII only). */
+export const SOURCE_KEY_METADATA = 'source-key';
+
+/** Where the answer and the report of one source file go. */
+export interface OutputKeys {
+  outputKey: string;
+  reportKey: string;
+}
+
+/**
+ * `<sourcePrefix><path>` -> `solved/<path>` and `reports/<path>.json`; undefined for a key outside
+ * `sourcePrefix` or the prefix itself. Every trigger prefix maps the same way, so a file answers
+ * at the same path whichever way it arrived.
+ */
+export function outputKeysFor(sourceKey: string, sourcePrefix: string): OutputKeys | undefined {
+  if (!sourceKey.startsWith(sourcePrefix) || sourceKey.length === sourcePrefix.length) return undefined;
+  const path = sourceKey.slice(sourcePrefix.length);
+  return { outputKey: prefixes.solved + path, reportKey: `${prefixes.reports}${path}.json` };
+}
+
+/** A scheduled run: `batch` solves the files under batch/; `sweep` solves incoming/ files whose S3 event was lost. */
+export type RunMode = 'batch' | 'sweep';
+
+/** The prefix each run mode lists and accepts keys from. */
+export const RUN_MODE_PREFIX: Readonly<Record<RunMode, string>> = { batch: prefixes.batch, sweep: prefixes.incoming };
+
+export function isRunMode(value: unknown): value is RunMode {
+  return value === 'batch' || value === 'sweep';
+}
+
+/** Used when POWERTOOLS_SERVICE_NAME is not set (locally, in tests); the stack sets this same name in AWS. */
+export const SERVICE_NAME = 'sudoku';
+/** CloudWatch metrics namespace, the stack's and the local default. */
+export const METRICS_NAMESPACE = 'Sudoku';
+
+/** Metric names, so the stack's dashboards and alarms use the same strings the function emits. */
+export const METRIC = {
+  boardsSolved: 'BoardsSolved',
+  boardsFailed: 'BoardsFailed',
+  solveTime: 'SolveTime',
+} as const;
+
+/**
+ * Defaults of the batch-run settings that both the stack (the Distributed Map) and a local run
+ * (`npm run batch`) use, so a local run has the shape of a map run.
+ */
+export const RUN_DEFAULTS = {
+  /** Invocations (groups of keys) in flight at once: the map's MaxConcurrency. */
+  maxConcurrency: 20,
+  /** Keys handed to one invocation: the map's item batcher. */
+  itemsPerInvocation: 10,
+} as const;

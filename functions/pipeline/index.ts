@@ -1,0 +1,10 @@
+/**
+ * The per-file pipeline: one puzzle file of the bucket -> its solved output (streamed into a
+ * multipart upload) and its report, idempotent by the source's ETag. Used by the S3 adapter and
+ * the scheduled batch alike; knows nothing of the events that name the file.
+ */
+export { processObject, DEFAULT_PART_SIZE, DEFAULT_QUEUE_SIZE } from './process-object.js';
+export type { ProcessObjectOptions, ProcessObjectResult } from './process-object.js';
+export { createS3Client, s3ClientSettingsFromEnv, sharedS3Client } from './s3-client.js';
+export type { S3ClientSettings } from './s3-client.js';
+export type { FileReport, ReportedFailure } from './report.js';
