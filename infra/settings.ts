@@ -8,22 +8,34 @@ import { RUN_DEFAULTS } from '../functions/contract/service-layout.js';
 export type ApiAuth = 'none' | 'iam';
 
 export interface Settings {
-  /** Function memory (MB). 1769 MB is exactly one full vCPU, and the solver is CPU-bound. */
-  readonly memoryMb: number;
-  /** Function timeout (s). One invocation streams one whole file; Lambda's maximum is 900. */
-  readonly timeoutSeconds: number;
-  /** HTTP API default-stage steady-state rate (requests/s). */
+  /** API function memory (MB). 1769 MB is exactly one vCPU; one request's solving runs on one thread. */
+  readonly apiMemoryMb: number;
+  /** API function timeout (s): the longest request, bounded by API Gateway's 30 s integration limit. */
+  readonly apiTimeoutSeconds: number;
+  /** Concurrency reserved for the API function (its ceiling, and a pool nothing else can take); 0 = none. */
+  readonly apiReservedConcurrency: number;
+  /** HTTP API steady-state rate (requests/s); derived from the API function's concurrency when unset. */
   readonly apiRateLimit: number;
-  /** HTTP API default-stage burst (requests). */
+  /** HTTP API burst (requests); derived from the API function's concurrency when unset. */
   readonly apiBurstLimit: number;
   /** `none` (public, throttled) or `iam` (SigV4-signed callers only). */
   readonly apiAuth: ApiAuth;
+  /** Files function memory (MB): 1769 MB per vCPU, up to 6 vCPUs at 10240 MB. */
+  readonly filesMemoryMb: number;
+  /** Files function timeout (s). One invocation streams one whole file (or a map item's files); Lambda's maximum is 900. */
+  readonly filesTimeoutSeconds: number;
+  /** Concurrency reserved for the files function (S3 events and map items); 0 = none. */
+  readonly filesReservedConcurrency: number;
   /** Days after which `incoming/` and `batch/` objects expire. */
   readonly inputExpirationDays: number;
   /** Days after which `solved/` and `reports/` objects expire. */
   readonly outputExpirationDays: number;
-  /** Retention (days) of the function's, the API's and the state machine's log groups. */
+  /** Retention (days) of every log group of the stack. */
   readonly logRetentionDays: number;
+  /** Log every state machine event with its data (`true`), or only errors (`false`: the default, far cheaper). */
+  readonly batchLogAll: boolean;
+  /** Address that alarm notifications are emailed to (a subscription to confirm); empty = topic only. */
+  readonly alarmEmail: string;
   /** Keep the bucket (and its objects) when the stack is deleted. */
   readonly retainBucket: boolean;
   /** EventBridge Scheduler expression for the batch run. */
@@ -40,15 +52,27 @@ export interface Settings {
   readonly batchToleratedFailurePercent: number;
 }
 
+/**
+ * Sized for a public endpoint in an account with Lambda's default 1,000 concurrent executions:
+ * 100 + 30 reserved leave 870 for everything else. Accounts whose quota is below 230 (new accounts
+ * can start lower) cannot reserve this much: deploy with `-c apiReservedConcurrency=0
+ * -c filesReservedConcurrency=0` there (see docs/infra.md).
+ */
 export const defaults: Settings = {
-  memoryMb: 1769,
-  timeoutSeconds: 900,
-  apiRateLimit: 50,
-  apiBurstLimit: 100,
+  apiMemoryMb: 1769,
+  apiTimeoutSeconds: 5,
+  apiReservedConcurrency: 100,
+  apiRateLimit: 10,
+  apiBurstLimit: 50,
   apiAuth: 'none',
+  filesMemoryMb: 1769,
+  filesTimeoutSeconds: 900,
+  filesReservedConcurrency: 30,
   inputExpirationDays: 30,
   outputExpirationDays: 90,
   logRetentionDays: 30,
+  batchLogAll: false,
+  alarmEmail: '',
   retainBucket: true,
   batchSchedule: 'cron(0 3 * * ? *)',
   sweepSchedule: 'cron(0 4 * * ? *)',
@@ -57,6 +81,24 @@ export const defaults: Settings = {
   batchItemsPerInvocation: RUN_DEFAULTS.itemsPerInvocation,
   batchToleratedFailurePercent: 5,
 };
+
+/** Settings that were split in two; naming them now fails the synth rather than being silently ignored. */
+const replacedKeys: Record<string, string> = {
+  memoryMb: 'apiMemoryMb and filesMemoryMb',
+  timeoutSeconds: 'apiTimeoutSeconds and filesTimeoutSeconds',
+};
+
+/**
+ * The stage throttle that keeps the API function inside its concurrency: a request holds one
+ * execution for at most `timeoutSeconds`, so the peak in flight is the burst plus what the steady
+ * rate admits while the first of them run (burst + rate x timeout). Half the pool is the burst,
+ * the other half the steady rate; an unreserved function is throttled as if it had the default pool.
+ */
+export function derivedThrottle(reservedConcurrency: number, timeoutSeconds: number): { rate: number; burst: number } {
+  const pool = reservedConcurrency > 0 ? reservedConcurrency : defaults.apiReservedConcurrency;
+  const burst = Math.max(1, Math.floor(pool / 2));
+  return { burst, rate: Math.max(1, Math.floor((pool - burst) / timeoutSeconds)) };
+}
 
 /** Context values arrive as strings from `-c key=value` and as JSON values from cdk.json. */
 function integer(node: Node, key: keyof Settings, fallback: number, min: number, max: number): number {
@@ -98,17 +140,40 @@ function retention(node: Node, fallback: number): number {
   return value;
 }
 
+function email(node: Node, key: keyof Settings, fallback: string): string {
+  const raw: unknown = node.tryGetContext(key);
+  if (raw === undefined || raw === '') return fallback;
+  if (typeof raw !== 'string' || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(raw)) {
+    throw new Error(`context "${key}" must be an email address, got ${JSON.stringify(raw)}`);
+  }
+  return raw;
+}
+
 /** Reads every setting from the context of `node` (usually the App), falling back to `defaults`. */
 export function readSettings(node: Node): Settings {
-  return {
-    memoryMb: integer(node, 'memoryMb', defaults.memoryMb, 128, 10240),
-    timeoutSeconds: integer(node, 'timeoutSeconds', defaults.timeoutSeconds, 30, 900),
-    apiRateLimit: integer(node, 'apiRateLimit', defaults.apiRateLimit, 1, 10000),
-    apiBurstLimit: integer(node, 'apiBurstLimit', defaults.apiBurstLimit, 1, 5000),
+  for (const [old, replacement] of Object.entries(replacedKeys)) {
+    if (node.tryGetContext(old) !== undefined) {
+      throw new Error(`context "${old}" is now two settings, ${replacement} (one per function); set those instead`);
+    }
+  }
+  const apiTimeoutSeconds = integer(node, 'apiTimeoutSeconds', defaults.apiTimeoutSeconds, 3, 29);
+  const apiReservedConcurrency = integer(node, 'apiReservedConcurrency', defaults.apiReservedConcurrency, 0, 10000);
+  const throttle = derivedThrottle(apiReservedConcurrency, apiTimeoutSeconds);
+  const settings: Settings = {
+    apiMemoryMb: integer(node, 'apiMemoryMb', defaults.apiMemoryMb, 128, 10240),
+    apiTimeoutSeconds,
+    apiReservedConcurrency,
+    apiRateLimit: integer(node, 'apiRateLimit', throttle.rate, 1, 10000),
+    apiBurstLimit: integer(node, 'apiBurstLimit', throttle.burst, 1, 5000),
     apiAuth: text(node, 'apiAuth', defaults.apiAuth, /^(none|iam)$/) as ApiAuth,
+    filesMemoryMb: integer(node, 'filesMemoryMb', defaults.filesMemoryMb, 128, 10240),
+    filesTimeoutSeconds: integer(node, 'filesTimeoutSeconds', defaults.filesTimeoutSeconds, 30, 900),
+    filesReservedConcurrency: integer(node, 'filesReservedConcurrency', defaults.filesReservedConcurrency, 0, 10000),
     inputExpirationDays: integer(node, 'inputExpirationDays', defaults.inputExpirationDays, 1, 3650),
     outputExpirationDays: integer(node, 'outputExpirationDays', defaults.outputExpirationDays, 1, 3650),
     logRetentionDays: retention(node, defaults.logRetentionDays),
+    batchLogAll: boolean(node, 'batchLogAll', defaults.batchLogAll),
+    alarmEmail: email(node, 'alarmEmail', defaults.alarmEmail),
     retainBucket: boolean(node, 'retainBucket', defaults.retainBucket),
     batchSchedule: text(node, 'batchSchedule', defaults.batchSchedule, /^(cron|rate|at)\(.+\)$/),
     sweepSchedule: text(node, 'sweepSchedule', defaults.sweepSchedule, /^(cron|rate|at)\(.+\)$/),
@@ -123,4 +188,32 @@ export function readSettings(node: Node): Settings {
       100,
     ),
   };
+  checkConcurrency(settings);
+  return settings;
+}
+
+/**
+ * The settings that must agree with each other. The stage throttle must not admit more requests
+ * than the API function's pool can run at once, or the excess is throttled by Lambda and the
+ * client gets a 5xx instead of API Gateway's 429; the map must fit in the files function's pool.
+ */
+function checkConcurrency(s: Settings): void {
+  if (s.apiReservedConcurrency > 0) {
+    const peak = s.apiBurstLimit + s.apiRateLimit * s.apiTimeoutSeconds;
+    if (peak > s.apiReservedConcurrency) {
+      const fit = derivedThrottle(s.apiReservedConcurrency, s.apiTimeoutSeconds);
+      throw new Error(
+        `context "apiRateLimit"/"apiBurstLimit": burst ${s.apiBurstLimit} + rate ${s.apiRateLimit}/s x ` +
+          `apiTimeoutSeconds ${s.apiTimeoutSeconds} = ${peak} requests in flight, more than apiReservedConcurrency ` +
+          `${s.apiReservedConcurrency}; lower them (e.g. rate ${fit.rate}, burst ${fit.burst}), lower apiTimeoutSeconds, ` +
+          'or raise apiReservedConcurrency',
+      );
+    }
+  }
+  if (s.filesReservedConcurrency > 0 && s.batchMaxConcurrency > s.filesReservedConcurrency) {
+    throw new Error(
+      `context "batchMaxConcurrency" (${s.batchMaxConcurrency}) exceeds filesReservedConcurrency ` +
+        `(${s.filesReservedConcurrency}): the map would throttle itself; lower it or raise filesReservedConcurrency`,
+    );
+  }
 }

@@ -1,18 +1,25 @@
-// The whole service in one stack, in the order data flows: bucket -> function -> HTTP API ->
-// S3 notification -> failed-event queue and alarms -> batch state machine and schedules -> outputs.
-import { CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+// The whole service in one stack, in the order data flows: bucket -> functions -> HTTP API ->
+// S3 notification -> failed-event queue -> batch state machine and schedules -> alarms ->
+// dashboard -> outputs.
+import { type CfnResource, CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as lambdaDestinations from 'aws-cdk-lib/aws-lambda-destinations';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import type { Construct } from 'constructs';
 import { Alarms } from './constructs/alarms.js';
-import { BatchRun } from './constructs/batch-run.js';
+import { BatchRun, mapStates } from './constructs/batch-run.js';
+import { Dashboard } from './constructs/dashboard.js';
 import { HttpApi } from './constructs/http-api.js';
 import { deadLetterQueue } from './constructs/queues.js';
 import { SolverFunction } from './constructs/solver-function.js';
 import { Storage } from './constructs/storage.js';
 import { prefixes } from '../functions/contract/service-layout.js';
 import type { Settings } from './settings.js';
+
+/** Fraction of its timeout an invocation may run before the near-timeout alarm fires. */
+export const NEAR_TIMEOUT = 0.8;
 
 export interface SudokuStackProps extends StackProps {
   readonly settings: Settings;
@@ -29,19 +36,29 @@ export class SudokuStack extends Stack {
     const storage = new Storage(this, 'Storage', settings);
     const { bucket } = storage;
 
-    // The solver: one function for all three triggers, granted the bucket per prefix.
-    const solver = new SolverFunction(this, 'Solver', {
-      bundleDir: props.bundleDir,
-      bucket,
-      memoryMb: settings.memoryMb,
-      timeoutSeconds: settings.timeoutSeconds,
-      logRetentionDays: settings.logRetentionDays,
-    });
-    const fn = solver.function;
+    // The solver, twice: the same bundle and handler as two functions with their own concurrency
+    // pool, memory and timeout. The API function answers requests within API Gateway's 30 s; the
+    // files function streams whole files (up to 900 s) and is the only one granted the bucket.
+    const common = { bundleDir: props.bundleDir, bucket, logRetentionDays: settings.logRetentionDays };
+    const apiFunction = new SolverFunction(this, 'ApiSolver', {
+      ...common,
+      purpose: 'api',
+      memoryMb: settings.apiMemoryMb,
+      timeoutSeconds: settings.apiTimeoutSeconds,
+      reservedConcurrency: settings.apiReservedConcurrency,
+    }).function;
+    const filesFunction = new SolverFunction(this, 'FilesSolver', {
+      ...common,
+      purpose: 'files',
+      memoryMb: settings.filesMemoryMb,
+      timeoutSeconds: settings.filesTimeoutSeconds,
+      reservedConcurrency: settings.filesReservedConcurrency,
+    }).function;
 
-    // HTTP API: synchronous solving for apps, scripts and curl.
+    // HTTP API: synchronous solving for apps, scripts, curl and browsers. Its throttle is derived
+    // from the API function's pool (settings.ts), so API Gateway answers 429 before Lambda throttles.
     const http = new HttpApi(this, 'Http', {
-      handler: fn,
+      handler: apiFunction,
       auth: settings.apiAuth,
       rateLimit: settings.apiRateLimit,
       burstLimit: settings.apiBurstLimit,
@@ -50,50 +67,63 @@ export class SudokuStack extends Stack {
 
     // S3 notification: every object created under incoming/ (ObjectCreated:* so multipart and
     // copied uploads trigger too). Outputs go to other prefixes, so the function cannot retrigger.
-    bucket.addEventNotification(s3.EventType.OBJECT_CREATED, new s3n.LambdaDestination(fn), {
+    bucket.addEventNotification(s3.EventType.OBJECT_CREATED, new s3n.LambdaDestination(filesFunction), {
       prefix: prefixes.incoming,
     });
-    // The notification is installed by CDK's own singleton custom resource (BucketNotificationsHandler).
-    for (const child of this.node.children.filter((c) => c.node.id.startsWith('BucketNotificationsHandler'))) {
-      Validations.of(child).acknowledge({
-        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-        reason:
-          "CDK's built-in BucketNotificationsHandler (deploy-time only) ships with this managed policy; its role is not configurable.",
-      });
-    }
+    this.configureNotificationsHandler(settings.logRetentionDays);
 
     // Asynchronous invocations (S3 events) that still fail after retries, or wait too long, land
     // in an encrypted queue; the scheduled sweep solves their files again anyway.
     const failedEvents = deadLetterQueue(this, 'FailedEvents');
-    fn.configureAsyncInvoke({
+    filesFunction.configureAsyncInvoke({
       retryAttempts: 2,
       maxEventAge: Duration.hours(6),
       onFailure: new lambdaDestinations.SqsDestination(failedEvents),
     });
 
-    // Alarms: failed events waiting in the queue, function errors, function throttles.
-    const alarms = new Alarms(this, 'Alarms');
-    alarms.whenAny(
-      'FailedEventsWaiting',
-      failedEvents.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum' }),
-      'S3 events the function failed to process after retries are waiting in the failed-events queue',
-    );
-    alarms.whenAny('FunctionErrors', fn.metricErrors({ statistic: 'Sum' }), 'The solver function returned errors');
-    alarms.whenAny('FunctionThrottles', fn.metricThrottles({ statistic: 'Sum' }), 'The solver function was throttled');
-
     // Batch run: a state machine (Distributed Map over batch/, or incoming/ in sweep mode) invoking
-    // the same function with batches of keys, started daily by EventBridge Scheduler.
+    // the files function with batches of keys, started daily by EventBridge Scheduler.
     const batch = new BatchRun(this, 'Batch', {
       bucket,
-      handler: fn,
+      handler: filesFunction,
       maxConcurrency: settings.batchMaxConcurrency,
       itemsPerInvocation: settings.batchItemsPerInvocation,
       toleratedFailurePercent: settings.batchToleratedFailurePercent,
       logRetentionDays: settings.logRetentionDays,
+      logAll: settings.batchLogAll,
       batchSchedule: settings.batchSchedule,
       sweepSchedule: settings.sweepSchedule,
       timezone: settings.batchScheduleTimezone,
     });
+
+    // Alarms, all to one SNS topic: what to do when each fires is in docs/infra.md.
+    const alarms = new Alarms(this, 'Alarms', { email: settings.alarmEmail });
+    alarms.whenAny(
+      'ApiServerErrors',
+      http.api.metricServerError({ statistic: 'Sum' }),
+      'The HTTP API answered 5xx: a function error, a timeout or a Lambda throttle (never expected for client input)',
+    );
+    const functionAlarms = (name: string, fn: lambda.Function, timeoutSeconds: number): void => {
+      alarms.whenAny(`${name}FunctionErrors`, fn.metricErrors({ statistic: 'Sum' }), `The ${name} function failed`);
+      alarms.whenAny(
+        `${name}FunctionThrottles`,
+        fn.metricThrottles({ statistic: 'Sum' }),
+        `The ${name} function was throttled (its reserved concurrency, or the account's, was full)`,
+      );
+      alarms.when(
+        `${name}FunctionNearTimeout`,
+        fn.metricDuration({ statistic: 'Maximum' }),
+        timeoutSeconds * 1000 * NEAR_TIMEOUT,
+        `An invocation of the ${name} function ran for ${NEAR_TIMEOUT * 100}% of its ${timeoutSeconds} s timeout`,
+      );
+    };
+    functionAlarms('Api', apiFunction, settings.apiTimeoutSeconds);
+    functionAlarms('Files', filesFunction, settings.filesTimeoutSeconds);
+    alarms.whenAny(
+      'FailedEventsWaiting',
+      failedEvents.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum' }),
+      'S3 events the files function failed to process after retries are waiting in the failed-events queue',
+    );
     alarms.whenAny(
       'BatchRunFailed',
       batch.stateMachine.metricFailed({ statistic: 'Sum' }),
@@ -105,10 +135,27 @@ export class SudokuStack extends Stack {
       'A batch or sweep run timed out',
     );
     alarms.whenAny(
+      'BatchStarterFailed',
+      batch.starter.metricFailed({ statistic: 'Sum' }),
+      'The starter could not start a scheduled batch or sweep run',
+    );
+    alarms.whenAny(
       'BatchStartsFailed',
       batch.failedStarts.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum' }),
       'The scheduler could not start a batch or sweep run after retries',
     );
+
+    // The dashboard: the service at a glance.
+    const dashboard = new Dashboard(this, 'Dashboard', {
+      api: http.api,
+      apiFunction: { function: apiFunction, reservedConcurrency: settings.apiReservedConcurrency },
+      filesFunction: { function: filesFunction, reservedConcurrency: settings.filesReservedConcurrency },
+      stateMachine: batch.stateMachine,
+      mapLabels: Object.values(mapStates),
+      failedEvents,
+      failedStarts: batch.failedStarts,
+      alarms: alarms.alarms,
+    });
 
     // Outputs: what a deployer needs to call the API, drop files and watch failures.
     new CfnOutput(this, 'ApiUrl', { value: http.url, description: 'HTTP API base URL (POST solve, GET health)' });
@@ -124,6 +171,14 @@ export class SudokuStack extends Stack {
       value: batch.stateMachine.stateMachineArn,
       description: 'Start with {"mode":"batch"} or {"mode":"sweep"}',
     });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: alarms.topic.topicArn,
+      description: 'Every alarm notifies this SNS topic (subscribe with -c alarmEmail=... or aws sns subscribe)',
+    });
+    new CfnOutput(this, 'DashboardName', {
+      value: dashboard.dashboard.dashboardName,
+      description: 'CloudWatch dashboard of the service',
+    });
     new CfnOutput(this, 'BatchScheduleName', {
       value: batch.schedules.batch.scheduleName,
       description: 'Daily batch run',
@@ -132,5 +187,26 @@ export class SudokuStack extends Stack {
       value: batch.schedules.sweep.scheduleName,
       description: `Daily sweep of ${prefixes.incoming}`,
     });
+  }
+
+  /**
+   * CDK's BucketNotificationsHandler (the deploy-time function installing the S3 notification)
+   * would log to a group Lambda creates on first use, kept forever: point it at one with the
+   * retention setting. Its managed policy may write to any log group, this one included.
+   */
+  private configureNotificationsHandler(logRetentionDays: number): void {
+    for (const child of this.node.children.filter((c) => c.node.id.startsWith('BucketNotificationsHandler'))) {
+      const logGroup = new logs.LogGroup(this, 'BucketNotificationsHandlerLogs', {
+        retention: logRetentionDays as logs.RetentionDays,
+      });
+      (child.node.findChild('Resource') as CfnResource).addPropertyOverride('LoggingConfig', {
+        LogGroup: logGroup.logGroupName,
+      });
+      Validations.of(child).acknowledge({
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        reason:
+          "CDK's built-in BucketNotificationsHandler (deploy-time only) ships with this managed policy; its role is not configurable.",
+      });
+    }
   }
 }

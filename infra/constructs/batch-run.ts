@@ -2,8 +2,9 @@
 // Distributed Map lists a prefix of the bucket and hands the keys, a few at a time, to the solver
 // function, many invocations in parallel. Mode "batch" lists batch/; mode "sweep" lists incoming/
 // (the function skips files already solved for their current ETag, so the sweep only redoes what
-// an S3 event failed to do).
-import { Duration, Stack, TimeZone, Validations } from 'aws-cdk-lib';
+// an S3 event failed to do). The schedules start a small starter state machine that names the run
+// after its scheduled time, so a schedule delivered twice still starts one run.
+import { Duration, Fn, Stack, TimeZone, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -24,13 +25,15 @@ export type Mode = keyof typeof modes;
 export const mapStates: Record<Mode, string> = { batch: 'BatchFiles', sweep: 'SweepIncoming' };
 
 export interface BatchRunProps {
-  /** The service's own bucket and function (not imported ones: their logical IDs name nag findings). */
+  /** The service's own bucket and files function (not imported ones: their logical IDs name nag findings). */
   readonly bucket: s3.Bucket;
   readonly handler: lambda.Function;
   readonly maxConcurrency: number;
   readonly itemsPerInvocation: number;
   readonly toleratedFailurePercent: number;
   readonly logRetentionDays: number;
+  /** Log every event with its data (`ALL`), or errors only (`ERROR`). */
+  readonly logAll: boolean;
   readonly batchSchedule: string;
   readonly sweepSchedule: string;
   readonly timezone: string;
@@ -75,9 +78,29 @@ class PrefixResultWriter extends sfn.ResultWriterV2 {
   }
 }
 
+/**
+ * Invokes the unqualified function ARN and may invoke only that ARN: CDK's LambdaInvoke also grants
+ * `<arn>:*` (every version and alias), which this state machine never calls.
+ */
+class UnqualifiedLambdaInvoke extends tasks.LambdaInvoke {
+  protected declare readonly taskPolicies: iam.PolicyStatement[];
+
+  constructor(scope: Construct, id: string, props: tasks.LambdaInvokeProps) {
+    super(scope, id, props);
+    this.taskPolicies = [
+      new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [props.lambdaFunction.functionArn] }),
+    ];
+  }
+}
+
+/** The error StartExecution answers when the name was used in the last 90 days by a finished run (or another input). */
+export const EXECUTION_ALREADY_EXISTS = 'StepFunctions.ExecutionAlreadyExistsException';
+
 export class BatchRun extends Construct {
   readonly stateMachine: sfn.StateMachine;
   readonly logGroup: logs.LogGroup;
+  /** Started by the schedules: starts the run under a name derived from the scheduled time. */
+  readonly starter: sfn.StateMachine;
   readonly schedules: Record<Mode, scheduler.Schedule>;
   readonly failedStarts: sqs.Queue;
 
@@ -89,7 +112,7 @@ export class BatchRun extends Construct {
       const label = mapStates[mode];
       // Each child invokes the function once with a batch of keys; throttling (the account's or
       // the function's concurrency) is retried with exponential backoff and jitter.
-      const solve = new tasks.LambdaInvoke(this, `Solve${label}`, {
+      const solve = new UnqualifiedLambdaInvoke(this, `Solve${label}`, {
         lambdaFunction: props.handler,
         payloadResponseOnly: true,
         retryOnServiceExceptions: true,
@@ -126,15 +149,56 @@ export class BatchRun extends Construct {
       )
       .otherwise(map('batch'));
 
-    // Execution history with inputs and outputs in CloudWatch Logs, and X-Ray traces.
-    this.logGroup = new logs.LogGroup(this, 'Logs', { retention: props.logRetentionDays as logs.RetentionDays });
+    // Errors (or, with batchLogAll, every event with its data) in CloudWatch Logs, and X-Ray traces.
+    const logLevel = props.logAll ? sfn.LogLevel.ALL : sfn.LogLevel.ERROR;
+    this.logGroup = this.vendedLogGroup('Logs', 'run', props.logRetentionDays);
     this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
       comment: `Sudoku batch run: solve every file under ${prefixes.batch} (or, mode sweep, ${prefixes.incoming})`,
       definitionBody: sfn.DefinitionBody.fromChainable(choose),
       stateMachineType: sfn.StateMachineType.STANDARD,
       timeout: Duration.hours(24),
       tracingEnabled: true,
-      logs: { destination: this.logGroup, level: sfn.LogLevel.ALL, includeExecutionData: true },
+      logs: { destination: this.logGroup, level: logLevel, includeExecutionData: props.logAll },
+    });
+
+    // The starter: EventBridge Scheduler delivers at least once, so each schedule passes its
+    // scheduled time and the run is started under a name made of the mode and that time.
+    // StartExecution with a name already used answers success while that run is open (same input)
+    // and ExecutionAlreadyExists once it is closed: either way a duplicate starts nothing.
+    // Execution names may not contain ':' (nor '/', spaces, brackets...), so the time is split on
+    // ':' and joined with '-': 2026-11-30T03:00:00Z -> batch-2026-11-30T03-00-00Z.
+    const timeParts = new sfn.Pass(this, 'SplitScheduledTime', {
+      comment: 'Execution names may not contain ":"',
+      parameters: { 'mode.$': '$.mode', 'timeParts.$': "States.StringSplit($.scheduledTime, ':')" },
+    });
+    const startRun = new tasks.StepFunctionsStartExecution(this, 'StartNamedRun', {
+      comment: 'One run per mode and scheduled time',
+      stateMachine: this.stateMachine,
+      integrationPattern: sfn.IntegrationPattern.REQUEST_RESPONSE,
+      name: sfn.JsonPath.format(
+        '{}-{}-{}-{}',
+        sfn.JsonPath.stringAt('$.mode'),
+        sfn.JsonPath.stringAt('$.timeParts[0]'),
+        sfn.JsonPath.stringAt('$.timeParts[1]'),
+        sfn.JsonPath.stringAt('$.timeParts[2]'),
+      ),
+      input: sfn.TaskInput.fromObject({ mode: sfn.JsonPath.stringAt('$.mode') }),
+    });
+    startRun.addCatch(
+      new sfn.Succeed(this, 'AlreadyStarted', { comment: 'A duplicate delivery: this run was started before' }),
+      { errors: [EXECUTION_ALREADY_EXISTS] },
+    );
+    this.starter = new sfn.StateMachine(this, 'Starter', {
+      comment: 'Starts the Sudoku batch run once per scheduled time, named after it',
+      definitionBody: sfn.DefinitionBody.fromChainable(timeParts.next(startRun)),
+      stateMachineType: sfn.StateMachineType.STANDARD,
+      timeout: Duration.minutes(5),
+      tracingEnabled: true,
+      logs: {
+        destination: this.vendedLogGroup('StarterLogs', 'starter', props.logRetentionDays),
+        level: logLevel,
+        includeExecutionData: props.logAll,
+      },
     });
 
     // The schedules: batch daily, sweep daily an hour later. A start that fails is retried, then
@@ -142,10 +206,10 @@ export class BatchRun extends Construct {
     this.failedStarts = deadLetterQueue(this, 'FailedStarts');
     const schedule = (mode: Mode, expression: string): scheduler.Schedule =>
       new scheduler.Schedule(this, mode === 'batch' ? 'BatchSchedule' : 'SweepSchedule', {
-        description: `Starts the ${mode} run of the Sudoku batch state machine`,
+        description: `Starts the ${mode} run of the Sudoku batch state machine, once per scheduled time`,
         schedule: scheduler.ScheduleExpression.expression(expression, TimeZone.of(props.timezone)),
-        target: new targets.StepFunctionsStartExecution(this.stateMachine, {
-          input: scheduler.ScheduleTargetInput.fromObject({ mode }),
+        target: new targets.StepFunctionsStartExecution(this.starter, {
+          input: scheduler.ScheduleTargetInput.fromObject({ mode, scheduledTime: scheduler.ContextAttribute.scheduledTime }),
           deadLetterQueue: this.failedStarts,
           retryAttempts: 3,
           maxEventAge: Duration.hours(1),
@@ -153,13 +217,37 @@ export class BatchRun extends Construct {
       });
     this.schedules = { batch: schedule('batch', props.batchSchedule), sweep: schedule('sweep', props.sweepSchedule) };
 
+    if (!props.logAll) {
+      for (const machine of [this.stateMachine, this.starter]) {
+        Validations.of(machine).acknowledge({
+          id: 'AwsSolutions-SF1',
+          reason:
+            'Errors only by default: ALL with execution data copies every event of every child execution into CloudWatch Logs at ingestion prices; -c batchLogAll=true turns it back on, and the execution history stays in the console.',
+        });
+      }
+    }
+
     this.acknowledgeNagFindings(props);
+  }
+
+  /**
+   * A log group under /aws/vendedlogs/states/: Step Functions delivers logs through CloudWatch's
+   * vended-logs path, and names there are covered by one account-wide resource policy instead of
+   * a policy entry per group (that policy's 5,120-character limit fails deploys in busy accounts).
+   * The stack ID's unique suffix keeps the name free when the stack is deleted and created again.
+   */
+  private vendedLogGroup(id: string, name: string, retentionDays: number): logs.LogGroup {
+    const stack = Stack.of(this);
+    const stackUuid = Fn.select(2, Fn.split('/', stack.stackId));
+    return new logs.LogGroup(this, id, {
+      logGroupName: `/aws/vendedlogs/states/${stack.stackName}-${name}-${stackUuid}`,
+      retention: retentionDays as logs.RetentionDays,
+    });
   }
 
   /** cdk-nag acknowledgements for the deliberate wildcards of the state machine's role. */
   private acknowledgeNagFindings(props: BatchRunProps): void {
     const stack = Stack.of(this);
-    const fnId = stack.getLogicalId(props.handler.node.defaultChild as lambda.CfnFunction);
     const bucketId = stack.getLogicalId(props.bucket.node.defaultChild as s3.CfnBucket);
     const role = this.stateMachine.role.node;
     const acks: [string, string][] = [
@@ -168,15 +256,16 @@ export class BatchRun extends Construct {
         'CloudWatch Logs delivery (logs:*LogDelivery, DescribeLogGroups, ...) and X-Ray actions support no resource-level permissions.',
       ],
       [
-        `AwsSolutions-IAM5[Resource::<${fnId}.Arn>:*]`,
-        'Invoke the solver function by any of its versions/aliases (the pattern CDK grants for LambdaInvoke); still one function.',
-      ],
-      [
         `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${RUN_REPORTS_PREFIX}*]`,
         `Step Functions names the result files of each map run itself; the wildcard covers only ${RUN_REPORTS_PREFIX}.`,
       ],
     ];
     for (const [id, reason] of acks) Validations.of(role.findChild('DefaultPolicy')).acknowledge({ id, reason });
+    Validations.of(this.starter.role.node.findChild('DefaultPolicy')).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'CloudWatch Logs delivery (logs:*LogDelivery, DescribeLogGroups, ...) and X-Ray actions support no resource-level permissions.',
+    });
 
     // CDK's own policy letting the Distributed Map start, watch and redrive child executions of
     // this state machine: execution ARNs are generated at run time.

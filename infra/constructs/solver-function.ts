@@ -1,4 +1,6 @@
-// The one Lambda function behind every trigger, deployed from the prebuilt `dist/handler` bundle.
+// The solver, deployed from the prebuilt `dist/handler` bundle: the same code (`index.handler`) as
+// two functions, one behind the HTTP API and one for files, each with its own concurrency, memory
+// and timeout, so a flood of requests can neither starve the files nor run up an unbounded bill.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
@@ -6,17 +8,32 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
-import { Construct } from 'constructs';
-import { METRICS_NAMESPACE, prefixes, SERVICE_NAME } from '../../functions/contract/service-layout.js';
+import { Construct, type IConstruct } from 'constructs';
+import { METRICS_NAMESPACE, prefixes, RUN_REPORTS_PREFIX, SERVICE_NAME } from '../../functions/contract/service-layout.js';
+
+/** What a deployment of the handler is for: `api` answers the HTTP API; `files` handles S3 events and map items. */
+export type FunctionPurpose = 'api' | 'files';
+
+/** Environment variable telling the handler which of the two functions it runs as. */
+export const FUNCTION_PURPOSE_VARIABLE = 'FUNCTION_PURPOSE';
 
 export interface SolverFunctionProps {
   /** Folder holding `index.mjs` (+ `.map`), as `npm run build` writes it. */
   readonly bundleDir: string;
+  readonly purpose: FunctionPurpose;
+  /** The data bucket: granted per prefix to the files function; the API function gets no access to it. */
   readonly bucket: s3.Bucket;
   readonly memoryMb: number;
   readonly timeoutSeconds: number;
+  /** 0 = no reservation (the function shares the account's unreserved pool). */
+  readonly reservedConcurrency: number;
   readonly logRetentionDays: number;
 }
+
+const descriptions: Record<FunctionPurpose, string> = {
+  api: 'Sudoku solver behind the HTTP API (POST /solve, GET /health, GET /openapi.json, GET /)',
+  files: 'Sudoku solver for files: S3 uploads under incoming/ and the batch run\'s map items',
+};
 
 export class SolverFunction extends Construct {
   readonly function: lambda.Function;
@@ -42,43 +59,56 @@ export class SolverFunction extends Construct {
     // bucket per prefix.
     this.role = new iam.Role(this, 'Role', {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: 'Sudoku solver function: logs, traces, and the data bucket per prefix',
+      description:
+        props.purpose === 'files'
+          ? 'Sudoku files function: logs, traces, and the data bucket per prefix'
+          : 'Sudoku API function: logs and traces only (solving a request touches no stored data)',
     });
     this.logGroup.grantWrite(this.role);
 
-    // Node.js 22 on Graviton (cheaper per ms, as fast for integer work), the prebuilt ESM bundle
+    // Node.js 24 on Graviton (cheaper per ms, as fast for integer work), the prebuilt ESM bundle
     // with source maps on, JSON logs, and Lambda's recursive loop detection stopping any loop.
+    // Reserved concurrency is both a ceiling (the cost bound) and a floor no other function can take.
     this.function = new lambda.Function(this, 'Function', {
-      description: 'Solves Sudoku puzzles from the HTTP API, S3 uploads and the batch run',
-      runtime: lambda.Runtime.NODEJS_22_X,
+      description: descriptions[props.purpose],
+      runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
       code: lambda.Code.fromAsset(props.bundleDir),
       handler: 'index.handler',
       memorySize: props.memoryMb,
       timeout: Duration.seconds(props.timeoutSeconds),
+      ...(props.reservedConcurrency > 0 ? { reservedConcurrentExecutions: props.reservedConcurrency } : {}),
       role: this.role,
       logGroup: this.logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
       tracing: lambda.Tracing.ACTIVE,
       recursiveLoop: lambda.RecursiveLoop.TERMINATE,
       environment: {
-        BUCKET: props.bucket.bucketName,
+        ...(props.purpose === 'files' ? { BUCKET: props.bucket.bucketName } : {}),
+        [FUNCTION_PURPOSE_VARIABLE]: props.purpose,
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
         POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
         POWERTOOLS_LOG_LEVEL: 'INFO',
         NODE_OPTIONS: '--enable-source-maps',
       },
     });
-    Validations.of(this.function).acknowledge({
-      id: 'AwsSolutions-L1',
-      reason:
-        'Pinned to Node.js 22 on purpose: the runtime the bundle (esbuild target node20, ESM) and the test suite are verified on; moving to a newer runtime is a tested one-line change.',
-    });
 
-    // Least privilege on the bucket, per prefix: read the two input prefixes; read solved/ too,
-    // because the idempotency check is a HeadObject there; write (single and multipart) only to
-    // the two output prefixes.
-    const objects = (...keys: string[]): string[] => keys.map((prefix) => props.bucket.arnForObjects(`${prefix}*`));
+    const policy = this.role.node.findChild('DefaultPolicy');
+    Validations.of(policy).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'X-Ray PutTraceSegments/PutTelemetryRecords support no resource-level permissions (added by Tracing.ACTIVE).',
+    });
+    if (props.purpose === 'files') this.grantBucket(props.bucket, policy);
+  }
+
+  /**
+   * Least privilege on the bucket, per prefix: read the two input prefixes; read solved/ too,
+   * because the idempotency check is a HeadObject there; write (single and multipart) only to the
+   * two output prefixes, and never to the run results Step Functions writes inside reports/.
+   */
+  private grantBucket(bucket: s3.Bucket, policy: IConstruct): void {
+    const objects = (...keys: string[]): string[] => keys.map((prefix) => bucket.arnForObjects(`${prefix}*`));
     this.role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         sid: 'ReadInputs',
@@ -86,27 +116,27 @@ export class SolverFunction extends Construct {
         resources: objects(prefixes.incoming, prefixes.batch, prefixes.solved),
       }),
     );
+    const write = ['s3:PutObject', 's3:AbortMultipartUpload'];
+    this.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ sid: 'WriteOutputs', actions: write, resources: objects(prefixes.solved, prefixes.reports) }),
+    );
+    // An explicit deny wins over the allow above: a bug or a crafted key cannot overwrite or
+    // forge the map run's own result files.
     this.role.addToPrincipalPolicy(
       new iam.PolicyStatement({
-        sid: 'WriteOutputs',
-        actions: ['s3:PutObject', 's3:AbortMultipartUpload'],
-        resources: objects(prefixes.solved, prefixes.reports),
+        sid: 'NeverWriteRunResults',
+        effect: iam.Effect.DENY,
+        actions: write,
+        resources: objects(RUN_REPORTS_PREFIX),
       }),
     );
     // ListBucket (key names only, no content) makes HeadObject on a missing key answer 404 instead
     // of 403, which is how the idempotency check tells "not solved yet" from "forbidden".
     this.role.addToPrincipalPolicy(
-      new iam.PolicyStatement({ sid: 'ListKeys', actions: ['s3:ListBucket'], resources: [props.bucket.bucketArn] }),
+      new iam.PolicyStatement({ sid: 'ListKeys', actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }),
     );
 
-    // cdk-nag acknowledgements for the deliberate wildcards of this role.
-    const policy = this.role.node.findChild('DefaultPolicy');
-    Validations.of(policy).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason:
-        'X-Ray PutTraceSegments/PutTelemetryRecords support no resource-level permissions (added by Tracing.ACTIVE).',
-    });
-    const bucketId = Stack.of(this).getLogicalId(props.bucket.node.defaultChild as s3.CfnBucket);
+    const bucketId = Stack.of(this).getLogicalId(bucket.node.defaultChild as s3.CfnBucket);
     for (const prefix of [prefixes.incoming, prefixes.batch, prefixes.solved, prefixes.reports]) {
       Validations.of(policy).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${prefix}*]`,

@@ -32,9 +32,11 @@ describe('the Lambda bundle', () => {
       () =>
         new SolverFunction(stack, 'Solver', {
           bundleDir: empty,
+          purpose: 'files',
           bucket: new Bucket(stack, 'Bucket'),
           memoryMb: 1769,
           timeoutSeconds: 900,
+          reservedConcurrency: 0,
           logRetentionDays: 30,
         }),
     ).toThrow(/Lambda bundle not found: .*index\.mjs\. Run `npm run build` first/);

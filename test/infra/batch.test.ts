@@ -25,9 +25,17 @@ function idOf(type: string, where: (p: Json) => boolean = () => true): string {
 }
 
 const bucketId = () => idOf('AWS::S3::Bucket', (p) => p.LoggingConfiguration !== undefined);
+/** The files function (the API function never serves the batch run). */
 const functionId = () =>
-  idOf('AWS::Lambda::Function', (p) => p.Handler === 'index.handler' && p.Runtime === 'nodejs22.x');
-const stateMachineId = () => idOf('AWS::StepFunctions::StateMachine');
+  idOf(
+    'AWS::Lambda::Function',
+    (p) => (p.Environment as { Variables?: Json } | undefined)?.Variables?.FUNCTION_PURPOSE === 'files',
+  );
+/** The run's state machine (the one with the Distributed Maps), and the starter the schedules start. */
+const stateMachineId = () =>
+  idOf('AWS::StepFunctions::StateMachine', (p) => JSON.stringify(p.DefinitionString).includes('DISTRIBUTED'));
+const starterId = () =>
+  idOf('AWS::StepFunctions::StateMachine', (p) => !JSON.stringify(p.DefinitionString).includes('DISTRIBUTED'));
 
 /** A CloudFormation value rendered as text: `{Ref: X}` -> `${X}`, `{Fn::GetAtt: [X, A]}` -> `${X.A}`. */
 function flatten(value: unknown): string {
@@ -53,10 +61,12 @@ interface MapState {
   ItemProcessor: { ProcessorConfig: Json; StartAt: string; States: Record<string, Json> };
 }
 
-function definition(): { StartAt: string; States: Record<string, Json> } {
-  const props = resourcesOf('AWS::StepFunctions::StateMachine')[0]?.[1] as Json;
+function definition(id: string = stateMachineId()): { StartAt: string; States: Record<string, Json> } {
+  const props = template.findResources('AWS::StepFunctions::StateMachine')[id]?.Properties as Json;
   return JSON.parse(flatten(props.DefinitionString)) as { StartAt: string; States: Record<string, Json> };
 }
+
+const machineProps = (id: string): Json => template.findResources('AWS::StepFunctions::StateMachine')[id]?.Properties as Json;
 
 function mapState(name: string): MapState {
   return definition().States[name] as unknown as MapState;
@@ -152,27 +162,95 @@ describe('state machine', () => {
     },
   );
 
-  it('logs every event with execution data and traces with X-Ray', () => {
-    const props = resourcesOf('AWS::StepFunctions::StateMachine')[0]?.[1] as Json;
+  it.each([
+    ['run', stateMachineId],
+    ['starter', starterId],
+  ])('the %s logs errors only, without execution data, to a /aws/vendedlogs/states/ group, and traces with X-Ray', (_, id) => {
+    const props = machineProps(id());
     expect(props).toMatchObject({
       StateMachineType: 'STANDARD',
       TracingConfiguration: { Enabled: true },
-      LoggingConfiguration: { Level: 'ALL', IncludeExecutionData: true },
+      LoggingConfiguration: { Level: 'ERROR', IncludeExecutionData: false },
     });
     const group = (
       props.LoggingConfiguration as {
         Destinations: { CloudWatchLogsLogGroup: { LogGroupArn: { 'Fn::GetAtt': [string] } } }[];
       }
     ).Destinations[0]?.CloudWatchLogsLogGroup.LogGroupArn['Fn::GetAtt'][0] as string;
-    expect(template.findResources('AWS::Logs::LogGroup')[group]).toMatchObject({ Properties: { RetentionInDays: 30 } });
+    const groupProps = template.findResources('AWS::Logs::LogGroup')[group]?.Properties as Json;
+    expect(groupProps.RetentionInDays).toBe(30);
+    // Unique per stack instance (the stack ID's UUID), so deleting and re-creating the stack never collides.
+    expect(flatten(groupProps.LogGroupName)).toMatch(/^\/aws\/vendedlogs\/states\/Sudoku-(run|starter)-\{"Fn::Select":\[2,/);
+  });
+});
+
+describe('the starter', () => {
+  /** A scheduled time as EventBridge Scheduler renders `<aws.scheduler.scheduled-time>`. */
+  const scheduledTime = '2026-11-30T03:00:00Z';
+
+  it('splits the scheduled time on ":" and starts the run named <mode>-<time parts joined by "-">, with input {mode}', () => {
+    const def = definition(starterId());
+    expect(def.StartAt).toBe('SplitScheduledTime');
+    expect(def.States.SplitScheduledTime).toMatchObject({
+      Type: 'Pass',
+      Parameters: { 'mode.$': '$.mode', 'timeParts.$': "States.StringSplit($.scheduledTime, ':')" },
+      Next: 'StartNamedRun',
+    });
+    expect(def.States.StartNamedRun).toMatchObject({
+      Type: 'Task',
+      Resource: 'arn:${AWS::Partition}:states:::states:startExecution',
+      Parameters: {
+        StateMachineArn: `\${${stateMachineId()}}`,
+        'Name.$': "States.Format('{}-{}-{}-{}', $.mode, $.timeParts[0], $.timeParts[1], $.timeParts[2])",
+        Input: { 'mode.$': '$.mode' },
+      },
+    });
+  });
+
+  it('derives a name Step Functions accepts (no ":"; only letters, digits, "-" and "_", which logging requires)', () => {
+    const def = definition(starterId());
+    const split = /StringSplit\(\$\.scheduledTime, '(.)'\)/.exec(
+      String((def.States.SplitScheduledTime as { Parameters: Json }).Parameters['timeParts.$']),
+    )?.[1];
+    const format = /^States\.Format\('([^']*)'/.exec(
+      String((def.States.StartNamedRun as { Parameters: Json }).Parameters['Name.$']),
+    )?.[1];
+    expect(split).toBe(':');
+    const parts = ['batch', ...scheduledTime.split(split as string)];
+    const name = parts.reduce((text, part) => text.replace('{}', part), format as string);
+    expect(name).toBe('batch-2026-11-30T03-00-00Z');
+    expect(name).toMatch(/^[0-9A-Za-z_-]{1,80}$/);
+  });
+
+  it('treats ExecutionAlreadyExists (a duplicate delivery of a schedule) as success, and nothing else', () => {
+    const def = definition(starterId());
+    const task = def.States.StartNamedRun as { Catch: { ErrorEquals: string[]; Next: string }[] };
+    expect(task.Catch).toEqual([{ ErrorEquals: ['StepFunctions.ExecutionAlreadyExistsException'], Next: 'AlreadyStarted' }]);
+    expect(def.States.AlreadyStarted).toMatchObject({ Type: 'Succeed' });
+  });
+
+  it('may only start the run state machine (plus log delivery and X-Ray)', () => {
+    const roleId = (machineProps(starterId()).RoleArn as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0];
+    const states = statementsOf(roleId).filter((s) => actionsOf(s).some((a) => a.startsWith('states:')));
+    expect(states).toEqual([{ Action: 'states:StartExecution', Effect: 'Allow', Resource: { Ref: stateMachineId() } }]);
+    const others = statementsOf(roleId).filter((s) => !actionsOf(s).some((a) => a.startsWith('states:')));
+    for (const s of others) expect(actionsOf(s).every((a) => a.startsWith('logs:') || a.startsWith('xray:'))).toBe(true);
+  });
+});
+
+describe('logging everything', () => {
+  it('is back with -c batchLogAll=true: every event with execution data, on both state machines', () => {
+    const all = synth({ batchLogAll: 'true' }).template;
+    const machines = Object.values(all.findResources('AWS::StepFunctions::StateMachine'));
+    expect(machines).toHaveLength(2);
+    for (const machine of machines) {
+      expect(machine).toMatchObject({ Properties: { LoggingConfiguration: { Level: 'ALL', IncludeExecutionData: true } } });
+    }
   });
 });
 
 describe('state machine permissions', () => {
-  const roleId = () => {
-    const props = resourcesOf('AWS::StepFunctions::StateMachine')[0]?.[1] as { RoleArn: { 'Fn::GetAtt': [string] } };
-    return props.RoleArn['Fn::GetAtt'][0];
-  };
+  const roleId = () => (machineProps(stateMachineId()).RoleArn as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0];
 
   it('may list the bucket only under batch/ and incoming/', () => {
     const lists = statementsOf(roleId()).filter((s) => actionsOf(s).includes('s3:ListBucket'));
@@ -197,14 +275,11 @@ describe('state machine permissions', () => {
     expect(flatten(objectStatements[0]?.Resource)).toBe(`\${${bucketId()}.Arn}/reports/runs/*`);
   });
 
-  it('may invoke only the solver function', () => {
+  it('may invoke only the files function, by its unqualified ARN (no version or alias wildcard)', () => {
     const invokes = statementsOf(roleId()).filter((s) => actionsOf(s).some((a) => a.startsWith('lambda:')));
     expect(invokes).toHaveLength(1);
     expect(actionsOf(invokes[0] as Json)).toEqual(['lambda:InvokeFunction']);
-    expect(([] as unknown[]).concat(invokes[0]?.Resource).map(flatten)).toEqual([
-      `\${${functionId()}.Arn}`,
-      `\${${functionId()}.Arn}:*`,
-    ]);
+    expect(([] as unknown[]).concat(invokes[0]?.Resource).map(flatten)).toEqual([`\${${functionId()}.Arn}`]);
   });
 });
 
@@ -232,14 +307,23 @@ describe('schedules', () => {
     });
   });
 
-  it('target the state machine with 3 retries within an hour, then a dead-letter queue', () => {
+  it('pass the scheduled time, from which the starter names the run', () => {
+    for (const [mode, props] of Object.entries(schedules())) {
+      expect(JSON.parse(String((props.Target as Json).Input))).toEqual({
+        mode,
+        scheduledTime: '<aws.scheduler.scheduled-time>',
+      });
+    }
+  });
+
+  it('target the starter with 3 retries within an hour, then a dead-letter queue', () => {
     for (const props of Object.values(schedules())) {
       const target = props.Target as {
         Arn: unknown;
         RetryPolicy: Json;
         DeadLetterConfig: { Arn: { 'Fn::GetAtt': [string, string] } };
       };
-      expect(target.Arn).toEqual({ Ref: stateMachineId() });
+      expect(target.Arn).toEqual({ Ref: starterId() });
       expect(target.RetryPolicy).toEqual({ MaximumRetryAttempts: 3, MaximumEventAgeInSeconds: 3600 });
       const queueId = target.DeadLetterConfig.Arn['Fn::GetAtt'][0];
       expect(template.findResources('AWS::SQS::Queue')[queueId]).toMatchObject({
@@ -248,7 +332,7 @@ describe('schedules', () => {
     }
   });
 
-  it('run with a role that may only start this state machine and send to the dead-letter queue', () => {
+  it('run with a role that may only start the starter and send to the dead-letter queue', () => {
     const target = Object.values(schedules())[0]?.Target as {
       RoleArn: { 'Fn::GetAtt': [string] };
       DeadLetterConfig: { Arn: unknown };
@@ -257,7 +341,7 @@ describe('schedules', () => {
     const grants = statements.map((s) => [actionsOf(s).join(','), JSON.stringify(s.Resource)]);
     expect(grants).toEqual(
       expect.arrayContaining([
-        ['states:StartExecution', JSON.stringify({ Ref: stateMachineId() })],
+        ['states:StartExecution', JSON.stringify({ Ref: starterId() })],
         ['sqs:SendMessage', JSON.stringify(target.DeadLetterConfig.Arn)],
       ]),
     );
@@ -266,12 +350,19 @@ describe('schedules', () => {
 });
 
 describe('batch alarms and outputs', () => {
-  it('alarm on a failed or timed-out run and on a start the scheduler could not deliver', () => {
-    const metrics = resourcesOf('AWS::CloudWatch::Alarm').map(
-      ([, p]) => `${String(p.Namespace)}/${String(p.MetricName)}`,
-    );
-    expect(metrics).toEqual(expect.arrayContaining(['AWS/States/ExecutionsFailed', 'AWS/States/ExecutionsTimedOut']));
-    expect(metrics.filter((m) => m === 'AWS/SQS/ApproximateNumberOfMessagesVisible')).toHaveLength(2);
+  it('alarm on a failed or timed-out run, a failed starter and a start the scheduler could not deliver', () => {
+    const alarms = resourcesOf('AWS::CloudWatch::Alarm').map(([, p]) => p);
+    const on = (metric: string, machineId: string) =>
+      alarms.filter(
+        (p) =>
+          p.MetricName === metric &&
+          JSON.stringify(p.Dimensions) === JSON.stringify([{ Name: 'StateMachineArn', Value: { Ref: machineId } }]),
+      );
+    expect(on('ExecutionsFailed', stateMachineId())).toHaveLength(1);
+    expect(on('ExecutionsTimedOut', stateMachineId())).toHaveLength(1);
+    expect(on('ExecutionsFailed', starterId())).toHaveLength(1);
+    const queueAlarms = alarms.filter((p) => p.MetricName === 'ApproximateNumberOfMessagesVisible');
+    expect(queueAlarms).toHaveLength(2);
   });
 
   it('give the state machine ARN and the schedule names', () => {

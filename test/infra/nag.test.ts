@@ -12,6 +12,10 @@ describe('cdk-nag AwsSolutions', () => {
     expect(unacknowledgedFindings(synthesized.app)).toEqual([]);
   });
 
+  it('needs no acknowledgement for the runtime: Node.js 24 is the newest Lambda Node.js runtime CDK knows', () => {
+    expect(acknowledgements(synthesized.app).filter((a) => a.id.startsWith('AwsSolutions-L1'))).toEqual([]);
+  });
+
   it('acknowledges only deliberate choices, each with a reason of at least one sentence', () => {
     const acks: Acknowledgement[] = acknowledgements(synthesized.app);
     for (const ack of acks) expect(ack.reason.length, `${ack.id} at ${ack.path}`).toBeGreaterThanOrEqual(40);
@@ -19,19 +23,23 @@ describe('cdk-nag AwsSolutions', () => {
       [
         'AwsSolutions-APIG4',
         'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-        'AwsSolutions-IAM5[Resource::*]',
         'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/batch/*]',
         'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/incoming/*]',
         'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/reports/*]',
         'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/solved/*]',
+        // X-Ray on the roles of the API function, the files function, the run and the starter (+ log delivery)
         'AwsSolutions-IAM5[Resource::*]',
-        'AwsSolutions-IAM5[Resource::<SolverFunction2C17BEC9.Arn>:*]',
+        'AwsSolutions-IAM5[Resource::*]',
+        'AwsSolutions-IAM5[Resource::*]',
+        'AwsSolutions-IAM5[Resource::*]',
         'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/reports/runs/*]',
         ...['', '/BatchFiles', '/SweepIncoming'].map(
           (label) =>
             `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:{"Fn::Select":[6,{"Fn::Split":[":",{"Ref":"BatchStateMachineA1FF2995"}]}]}${label}:*]`,
         ),
-        'AwsSolutions-L1',
+        'AwsSolutions-SF1',
+        'AwsSolutions-SF1',
+        'AwsSolutions-SNS2',
         'AwsSolutions-SQS3',
         'AwsSolutions-SQS3',
       ].sort(),

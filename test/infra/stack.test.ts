@@ -34,9 +34,12 @@ function only(type: string): {
   return { logicalId, resource, properties: (resource.Properties ?? {}) as Record<string, unknown> };
 }
 
-function solverFunction() {
+type Purpose = 'api' | 'files';
+
+/** The function deployed for `purpose` (by its FUNCTION_PURPOSE variable; the test fails unless exactly one). */
+function solverFunction(purpose: Purpose = 'files') {
   const functions = template.findResources('AWS::Lambda::Function', {
-    Properties: { Handler: 'index.handler', Runtime: 'nodejs22.x' },
+    Properties: { Environment: { Variables: { FUNCTION_PURPOSE: purpose } } },
   });
   const [logicalId, ...others] = Object.keys(functions);
   expect(logicalId).toBeDefined();
@@ -69,30 +72,29 @@ function bucketResourceSuffix(resource: unknown, bucketId: string): string | und
   return match && match[1] === bucketId ? match[2] : undefined;
 }
 
-/** Every S3 action the solver's role may perform, as action -> sorted resource suffixes. */
-function solverS3Grants(): Record<string, string[]> {
-  const { properties } = solverFunction();
+/** Every statement of every policy attached to the role of the `purpose` function. */
+function roleStatements(purpose: Purpose): Statement[] {
+  const { properties } = solverFunction(purpose);
   const roleId = (properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
   const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } });
+  return Object.values(policies).flatMap(
+    (policy) => (policy as { Properties: { PolicyDocument: { Statement: Statement[] } } }).Properties.PolicyDocument.Statement,
+  );
+}
+
+/** Every S3 action the function's role is allowed (or, `effect` Deny, denied), as action -> sorted resource suffixes. */
+function s3Grants(purpose: Purpose, effect: 'Allow' | 'Deny' = 'Allow'): Record<string, string[]> {
   const bucketId = dataBucketId();
   const grants: Record<string, string[]> = {};
-  for (const policy of Object.values(policies)) {
-    const statements = (policy as { Properties: { PolicyDocument: { Statement: Statement[] } } }).Properties
-      .PolicyDocument.Statement;
-    for (const statement of statements) {
-      const actions = ([] as string[]).concat(statement.Action).filter((a) => a.startsWith('s3:'));
-      const resources = ([] as unknown[]).concat(statement.Resource);
-      for (const action of actions) {
-        expect(statement.Effect).toBe('Allow');
-        for (const resource of resources) {
-          const suffix = bucketResourceSuffix(resource, bucketId);
-          expect(
-            suffix,
-            `${action} on ${JSON.stringify(resource)} must be the data bucket or a prefix of it`,
-          ).toBeDefined();
-          grants[action] ??= [];
-          grants[action].push(suffix as string);
-        }
+  for (const statement of roleStatements(purpose).filter((s) => s.Effect === effect)) {
+    const actions = ([] as string[]).concat(statement.Action).filter((a) => a.startsWith('s3:'));
+    const resources = ([] as unknown[]).concat(statement.Resource);
+    for (const action of actions) {
+      for (const resource of resources) {
+        const suffix = bucketResourceSuffix(resource, bucketId);
+        expect(suffix, `${action} on ${JSON.stringify(resource)} must be the data bucket or a prefix of it`).toBeDefined();
+        grants[action] ??= [];
+        grants[action].push(suffix as string);
       }
     }
   }
@@ -100,16 +102,18 @@ function solverS3Grants(): Record<string, string[]> {
   return grants;
 }
 
-describe('function', () => {
-  it('runs Node.js 22 on arm64 with the bundle entry index.handler', () => {
-    expect(solverFunction().properties).toMatchObject({
-      Runtime: 'nodejs22.x',
-      Architectures: ['arm64'],
-      Handler: 'index.handler',
-    });
+describe('functions', () => {
+  it('deploy the same bundle and handler twice, on Node.js 24 and arm64', () => {
+    const api = solverFunction('api').properties;
+    const files = solverFunction('files').properties;
+    for (const properties of [api, files]) {
+      expect(properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
+    }
+    expect(api.Code).toEqual(files.Code);
+    expect(Object.keys(template.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs24.x' } }))).toHaveLength(2);
   });
 
-  it('deploys exactly the bundle folder (index.mjs and its source map, byte for byte)', () => {
+  it('deploy exactly the bundle folder (index.mjs and its source map, byte for byte)', () => {
     const code = solverFunction().properties.Code as { S3Key: string };
     const hash = code.S3Key.replace(/\.zip$/, '');
     const staged = path.join(synthesized.app.outdir, `asset.${hash}`);
@@ -119,14 +123,30 @@ describe('function', () => {
     }
   });
 
-  it('has the default memory (one full vCPU) and a timeout long enough for large files', () => {
-    expect(solverFunction().properties).toMatchObject({ MemorySize: 1769, Timeout: 900 });
+  it('the API function: one vCPU, a 5 s timeout (under API Gateway\'s 30 s), 100 reserved executions', () => {
+    expect(solverFunction('api').properties).toMatchObject({
+      MemorySize: 1769,
+      Timeout: 5,
+      ReservedConcurrentExecutions: 100,
+    });
   });
 
-  it('gets the bucket name, the Powertools settings and source maps through its environment', () => {
-    const env = (solverFunction().properties.Environment as { Variables: Record<string, unknown> }).Variables;
+  it('the files function: one vCPU, the 900 s maximum timeout for whole files, 30 reserved executions', () => {
+    expect(solverFunction('files').properties).toMatchObject({
+      MemorySize: 1769,
+      Timeout: 900,
+      ReservedConcurrentExecutions: 30,
+    });
+  });
+
+  it.each([
+    ['api', {}],
+    ['files', { BUCKET: 'bucket' }],
+  ] as const)('the %s function gets its purpose, the Powertools settings and source maps through its environment', (purpose, extra) => {
+    const env = (solverFunction(purpose).properties.Environment as { Variables: Record<string, unknown> }).Variables;
     expect(env).toEqual({
-      BUCKET: { Ref: dataBucketId() },
+      ...('BUCKET' in extra ? { BUCKET: { Ref: dataBucketId() } } : {}),
+      FUNCTION_PURPOSE: purpose,
       POWERTOOLS_SERVICE_NAME: 'sudoku',
       POWERTOOLS_METRICS_NAMESPACE: 'Sudoku',
       POWERTOOLS_LOG_LEVEL: 'INFO',
@@ -134,36 +154,58 @@ describe('function', () => {
     });
   });
 
-  it('logs JSON to its own log group with a retention period', () => {
-    const logging = solverFunction().properties.LoggingConfig as { LogFormat: string; LogGroup: { Ref: string } };
+  it.each(['api', 'files'] as const)('the %s function logs JSON to its own log group with a retention period', (purpose) => {
+    const logging = solverFunction(purpose).properties.LoggingConfig as { LogFormat: string; LogGroup: { Ref: string } };
     expect(logging.LogFormat).toBe('JSON');
     const groups = template.findResources('AWS::Logs::LogGroup');
     expect(groups[logging.LogGroup.Ref]).toMatchObject({ Properties: { RetentionInDays: 30 } });
+    expect(logging.LogGroup.Ref).not.toBe(
+      (solverFunction(purpose === 'api' ? 'files' : 'api').properties.LoggingConfig as { LogGroup: { Ref: string } })
+        .LogGroup.Ref,
+    );
   });
 
-  it('has recursive loop detection on and X-Ray tracing active', () => {
-    expect(solverFunction().properties).toMatchObject({
+  it.each(['api', 'files'] as const)('the %s function has recursive loop detection on and X-Ray tracing active', (purpose) => {
+    expect(solverFunction(purpose).properties).toMatchObject({
       RecursiveLoop: 'Terminate',
       TracingConfig: { Mode: 'Active' },
     });
   });
 
-  it('has a role without managed policies', () => {
-    const { properties } = solverFunction();
-    const roleId = (properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-    const role = template.findResources('AWS::IAM::Role')[roleId] as { Properties: Record<string, unknown> };
+  it.each(['api', 'files'] as const)('the %s function has its own role without managed policies', (purpose) => {
+    const roleOf = (p: Purpose) =>
+      (solverFunction(p).properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    const role = template.findResources('AWS::IAM::Role')[roleOf(purpose)] as { Properties: Record<string, unknown> };
     expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+    expect(roleOf('api')).not.toBe(roleOf('files'));
   });
 });
 
 describe('least privilege on the bucket', () => {
-  it('reads only incoming/*, batch/* and solved/* (the idempotency HeadObject), writes only solved/* and reports/*', () => {
-    expect(solverS3Grants()).toEqual({
+  it('the files function reads only incoming/*, batch/* and solved/* (the idempotency HeadObject), writes only solved/* and reports/*', () => {
+    expect(s3Grants('files')).toEqual({
       's3:GetObject': ['batch/*', 'incoming/*', 'solved/*'],
       's3:PutObject': ['reports/*', 'solved/*'],
       's3:AbortMultipartUpload': ['reports/*', 'solved/*'],
       's3:ListBucket': [''],
     });
+  });
+
+  it('the files function is denied writing reports/runs/*, the batch run\'s own result files', () => {
+    expect(s3Grants('files', 'Deny')).toEqual({
+      's3:PutObject': ['reports/runs/*'],
+      's3:AbortMultipartUpload': ['reports/runs/*'],
+    });
+  });
+
+  it('the API function has no access to the bucket at all', () => {
+    expect(s3Grants('api')).toEqual({});
+    expect(roleStatements('api').flatMap((s) => ([] as string[]).concat(s.Action)).sort()).toEqual([
+      'logs:CreateLogStream',
+      'logs:PutLogEvents',
+      'xray:PutTelemetryRecords',
+      'xray:PutTraceSegments',
+    ]);
   });
 });
 
@@ -225,14 +267,14 @@ describe('bucket', () => {
 });
 
 describe('S3 notification', () => {
-  it('invokes the function for every ObjectCreated event (multipart included) under incoming/ only', () => {
+  it('invokes the files function for every ObjectCreated event (multipart included) under incoming/ only', () => {
     const { properties } = only('Custom::S3BucketNotifications');
     expect(properties.NotificationConfiguration).toEqual({
       LambdaFunctionConfigurations: [
         {
           Events: ['s3:ObjectCreated:*'],
           Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: 'incoming/' }] } },
-          LambdaFunctionArn: { 'Fn::GetAtt': [solverFunction().logicalId, 'Arn'] },
+          LambdaFunctionArn: { 'Fn::GetAtt': [solverFunction('files').logicalId, 'Arn'] },
         },
       ],
     });
@@ -240,7 +282,7 @@ describe('S3 notification', () => {
 });
 
 describe('HTTP API', () => {
-  it('routes POST /solve, GET /health, GET /openapi.json and $default (for 404/405) to the function', () => {
+  it('routes POST /solve, GET /health, GET /openapi.json and $default (for 404/405) to the API function', () => {
     const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
       (r) => (r as { Properties: { RouteKey: string } }).Properties.RouteKey,
     );
@@ -248,7 +290,7 @@ describe('HTTP API', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
       IntegrationType: 'AWS_PROXY',
       PayloadFormatVersion: '2.0',
-      IntegrationUri: { 'Fn::GetAtt': [solverFunction().logicalId, 'Arn'] },
+      IntegrationUri: { 'Fn::GetAtt': [solverFunction('api').logicalId, 'Arn'] },
     });
   });
 
@@ -258,12 +300,17 @@ describe('HTTP API', () => {
     }
   });
 
-  it('throttles the default stage (50 requests/s, burst 100)', () => {
-    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
-      StageName: '$default',
-      AutoDeploy: true,
-      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
-    });
+  it('throttles the default stage so requests in flight never exceed the API function\'s reserved concurrency', () => {
+    const route = only('AWS::ApiGatewayV2::Stage').properties.DefaultRouteSettings as {
+      ThrottlingRateLimit: number;
+      ThrottlingBurstLimit: number;
+    };
+    expect(route).toEqual({ ThrottlingRateLimit: 10, ThrottlingBurstLimit: 50 });
+    const { Timeout, ReservedConcurrentExecutions } = solverFunction('api').properties as Record<string, number>;
+    // Peak in flight: a full burst, then the steady rate for as long as the first of them may run.
+    expect(route.ThrottlingBurstLimit + route.ThrottlingRateLimit * (Timeout as number)).toBeLessThanOrEqual(
+      ReservedConcurrentExecutions as number,
+    );
   });
 
   it('writes JSON access logs to a log group with retention', () => {
@@ -296,7 +343,7 @@ describe('failed asynchronous invocations', () => {
     const queueId = failedEventsQueueId();
     expect(template.findResources('AWS::SQS::Queue')[queueId]).toBeDefined();
     template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
-      FunctionName: { Ref: solverFunction().logicalId },
+      FunctionName: { Ref: solverFunction('files').logicalId },
       MaximumRetryAttempts: 2,
       MaximumEventAgeInSeconds: 6 * 3600,
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queueId, 'Arn'] } } },
@@ -320,28 +367,134 @@ describe('failed asynchronous invocations', () => {
 });
 
 describe('alarms', () => {
-  it('fire on the first failed event waiting, function error and function throttle', () => {
-    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).map(
+  const alarms = () =>
+    Object.values(template.findResources('AWS::CloudWatch::Alarm')).map(
       (a) => (a as { Properties: Record<string, unknown> }).Properties,
     );
-    const byMetric = Object.fromEntries(alarms.map((a) => [`${a.Namespace}/${a.MetricName}`, a]));
-    for (const key of ['AWS/SQS/ApproximateNumberOfMessagesVisible', 'AWS/Lambda/Errors', 'AWS/Lambda/Throttles']) {
-      expect(byMetric[key], key).toMatchObject({
-        Threshold: 1,
-        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-        EvaluationPeriods: 1,
-      });
+  const on = (namespace: string, metric: string, dimension?: unknown) =>
+    alarms().filter(
+      (a) =>
+        a.Namespace === namespace &&
+        a.MetricName === metric &&
+        (dimension === undefined || JSON.stringify(a.Dimensions).includes(JSON.stringify(dimension))),
+    );
+
+  it('fire on the first API 5xx', () => {
+    const [alarm, ...others] = on('AWS/ApiGateway', '5xx');
+    expect(others).toEqual([]);
+    expect(alarm).toMatchObject({ Statistic: 'Sum', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    expect(alarm?.Dimensions).toEqual([{ Name: 'ApiId', Value: { Ref: only('AWS::ApiGatewayV2::Api').logicalId } }]);
+  });
+
+  it.each(['api', 'files'] as const)('fire on the first error and the first throttle of the %s function', (purpose) => {
+    const dimension = { Name: 'FunctionName', Value: { Ref: solverFunction(purpose).logicalId } };
+    for (const metric of ['Errors', 'Throttles']) {
+      const found = on('AWS/Lambda', metric, dimension);
+      expect(found, metric).toHaveLength(1);
+      expect(found[0]).toMatchObject({ Statistic: 'Sum', Threshold: 1, EvaluationPeriods: 1 });
     }
-    expect(byMetric['AWS/Lambda/Errors']?.Dimensions).toEqual([
-      { Name: 'FunctionName', Value: { Ref: solverFunction().logicalId } },
-    ]);
+  });
+
+  it.each([
+    ['api', 5],
+    ['files', 900],
+  ] as const)('fire when an invocation of the %s function runs for 80%% of its %i s timeout', (purpose, timeout) => {
+    const dimension = { Name: 'FunctionName', Value: { Ref: solverFunction(purpose).logicalId } };
+    const [alarm, ...others] = on('AWS/Lambda', 'Duration', dimension);
+    expect(others).toEqual([]);
+    expect(alarm).toMatchObject({
+      Statistic: 'Maximum',
+      Threshold: timeout * 1000 * 0.8,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+  });
+
+  it('fire on the first failed S3 event waiting in the dead-letter queue', () => {
+    const found = on('AWS/SQS', 'ApproximateNumberOfMessagesVisible', {
+      Name: 'QueueName',
+      Value: { 'Fn::GetAtt': [failedEventsQueueId(), 'QueueName'] },
+    });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ Statistic: 'Maximum', Threshold: 1 });
+  });
+
+  it('all notify one SNS topic, when they fire and when they recover', () => {
+    const topicId = only('AWS::SNS::Topic').logicalId;
+    expect(alarms().length).toBeGreaterThanOrEqual(12);
+    for (const alarm of alarms()) {
+      expect(alarm.AlarmActions, String(alarm.AlarmDescription)).toEqual([{ Ref: topicId }]);
+      expect(alarm.OKActions, String(alarm.AlarmDescription)).toEqual([{ Ref: topicId }]);
+      expect(String(alarm.AlarmDescription).length).toBeGreaterThan(20);
+    }
+  });
+
+  it('go to a topic that refuses non-TLS publishing, with no subscription unless alarmEmail is set', () => {
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+    expect(template.findResources('AWS::SNS::Subscription')).toEqual({});
+  });
+});
+
+describe('dashboard', () => {
+  const body = (): string => {
+    const { properties } = only('AWS::CloudWatch::Dashboard');
+    const rendered = properties.DashboardBody as { 'Fn::Join': [string, unknown[]] };
+    return rendered['Fn::Join'][1].map((part) => (typeof part === 'string' ? part : JSON.stringify(part))).join('');
+  };
+
+  it('shows the API: requests, latency p50 and p99, 4xx and 5xx', () => {
+    const text = body();
+    for (const metric of ['"Count"', '"Latency"', '"4xx"', '"5xx"']) expect(text).toContain(`"AWS/ApiGateway",${metric}`);
+    expect(text).toContain('"stat":"p50"');
+    expect(text).toContain('"stat":"p99"');
+  });
+
+  it('shows puzzles solved and failed per minute from the EMF metrics the function emits (namespace and service dimension)', () => {
+    const text = body();
+    for (const metric of ['BoardsSolved', 'BoardsFailed', 'SolveTime']) {
+      expect(text).toContain(`["Sudoku","${metric}","service","sudoku"`);
+    }
+    expect(text).toContain('"expression":"micros / (solved + failed)"');
+  });
+
+  it('shows files, batch runs and map items, the concurrency of each function against its reservation, and both queues', () => {
+    const text = body();
+    for (const metric of ['Invocations', 'Errors', 'ConcurrentExecutions']) expect(text).toContain(`"AWS/Lambda","${metric}"`);
+    for (const metric of ['ExecutionsStarted', 'ExecutionsSucceeded', 'ExecutionsFailed', 'ExecutionsTimedOut']) {
+      expect(text).toContain(`"AWS/States","${metric}"`);
+    }
+    expect(text).toContain('/BatchFiles"');
+    expect(text).toContain('/SweepIncoming"');
+    expect(text).toContain('"ApproximateNumberOfMessagesVisible"');
+    expect(text).toContain('"value":100,"label":"API reserved"');
+    expect(text).toContain('"value":30,"label":"files reserved"');
+    expect(text).toContain('"type":"alarm"');
+  });
+});
+
+describe('CDK\'s BucketNotificationsHandler', () => {
+  it('logs to a log group with the retention setting', () => {
+    const handlers = template.findResources('AWS::Lambda::Function', { Properties: { Runtime: Match.stringLikeRegexp('^python') } });
+    const [handler, ...others] = Object.values(handlers) as { Properties: { LoggingConfig: { LogGroup: { Ref: string } } } }[];
+    expect(others).toEqual([]);
+    const groupId = handler?.Properties.LoggingConfig.LogGroup.Ref as string;
+    expect(template.findResources('AWS::Logs::LogGroup')[groupId]).toMatchObject({ Properties: { RetentionInDays: 30 } });
   });
 });
 
 describe('outputs', () => {
-  it('give the API URL, the bucket name and the failed-events queue URL', () => {
+  it('give the API URL, the bucket name, the failed-events queue URL, the alarm topic and the dashboard', () => {
     const outputs = template.findOutputs('*');
-    expect(Object.keys(outputs)).toEqual(expect.arrayContaining(['ApiUrl', 'BucketName', 'FailedEventsQueueUrl']));
+    expect(Object.keys(outputs)).toEqual(
+      expect.arrayContaining(['ApiUrl', 'BucketName', 'FailedEventsQueueUrl', 'AlarmTopicArn', 'DashboardName']),
+    );
+    expect(outputs.AlarmTopicArn?.Value).toEqual({ Ref: only('AWS::SNS::Topic').logicalId });
+    expect(outputs.DashboardName?.Value).toEqual({ Ref: only('AWS::CloudWatch::Dashboard').logicalId });
     expect(outputs.BucketName?.Value).toEqual({ Ref: dataBucketId() });
     expect(outputs.FailedEventsQueueUrl?.Value).toEqual({ Ref: failedEventsQueueId() });
     expect(JSON.stringify(outputs.ApiUrl?.Value)).toContain('execute-api');
