@@ -89,15 +89,17 @@ const replacedKeys: Record<string, string> = {
 };
 
 /**
- * The stage throttle that keeps the API function inside its concurrency: a request holds one
- * execution for at most `timeoutSeconds`, so the peak in flight is the burst plus what the steady
- * rate admits while the first of them run (burst + rate x timeout). Half the pool is the burst,
- * the other half the steady rate; an unreserved function is throttled as if it had the default pool.
+ * The stage throttle that keeps the API function inside its concurrency. A request holds one
+ * execution for at most `timeoutSeconds`, so the peak in flight is a full burst plus what the
+ * steady rate admits while the first of them run: burst + rate x timeout (Little's law gives the
+ * steady part, rate x duration; the burst comes on top). Half the pool goes to the steady rate, the
+ * rest to the burst, and the two add up to the pool exactly. An unreserved function (0) is throttled
+ * as if it had the default pool, which still bounds its cost.
  */
 export function derivedThrottle(reservedConcurrency: number, timeoutSeconds: number): { rate: number; burst: number } {
   const pool = reservedConcurrency > 0 ? reservedConcurrency : defaults.apiReservedConcurrency;
-  const burst = Math.max(1, Math.floor(pool / 2));
-  return { burst, rate: Math.max(1, Math.floor((pool - burst) / timeoutSeconds)) };
+  const rate = Math.max(1, Math.floor(pool / (2 * timeoutSeconds)));
+  return { rate, burst: Math.max(1, pool - rate * timeoutSeconds) };
 }
 
 /** Context values arrive as strings from `-c key=value` and as JSON values from cdk.json. */
@@ -198,6 +200,13 @@ export function readSettings(node: Node): Settings {
  * client gets a 5xx instead of API Gateway's 429; the map must fit in the files function's pool.
  */
 function checkConcurrency(s: Settings): void {
+  if (s.apiReservedConcurrency > 0 && s.apiReservedConcurrency <= s.apiTimeoutSeconds) {
+    throw new Error(
+      `context "apiReservedConcurrency" (${s.apiReservedConcurrency}) must be 0 (no reservation) or more than ` +
+        `apiTimeoutSeconds (${s.apiTimeoutSeconds}): the smallest throttle, 1 request/s, keeps up to ` +
+        `${s.apiTimeoutSeconds} requests in flight, plus a burst of at least 1`,
+    );
+  }
   if (s.apiReservedConcurrency > 0) {
     const peak = s.apiBurstLimit + s.apiRateLimit * s.apiTimeoutSeconds;
     if (peak > s.apiReservedConcurrency) {

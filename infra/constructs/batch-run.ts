@@ -83,7 +83,7 @@ class PrefixResultWriter extends sfn.ResultWriterV2 {
  * `<arn>:*` (every version and alias), which this state machine never calls.
  */
 class UnqualifiedLambdaInvoke extends tasks.LambdaInvoke {
-  protected declare readonly taskPolicies: iam.PolicyStatement[];
+  declare protected readonly taskPolicies: iam.PolicyStatement[];
 
   constructor(scope: Construct, id: string, props: tasks.LambdaInvokeProps) {
     super(scope, id, props);
@@ -209,7 +209,10 @@ export class BatchRun extends Construct {
         description: `Starts the ${mode} run of the Sudoku batch state machine, once per scheduled time`,
         schedule: scheduler.ScheduleExpression.expression(expression, TimeZone.of(props.timezone)),
         target: new targets.StepFunctionsStartExecution(this.starter, {
-          input: scheduler.ScheduleTargetInput.fromObject({ mode, scheduledTime: scheduler.ContextAttribute.scheduledTime }),
+          input: scheduler.ScheduleTargetInput.fromObject({
+            mode,
+            scheduledTime: scheduler.ContextAttribute.scheduledTime,
+          }),
           deadLetterQueue: this.failedStarts,
           retryAttempts: 3,
           maxEventAge: Duration.hours(1),

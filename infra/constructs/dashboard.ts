@@ -93,10 +93,7 @@ export class Dashboard extends Construct {
           new cloudwatch.GraphWidget({
             title: 'API 4xx / 5xx per minute',
             width: 8,
-            left: [
-              api.metricClientError({ ...sum, label: '4xx' }),
-              api.metricServerError({ ...sum, label: '5xx' }),
-            ],
+            left: [api.metricClientError({ ...sum, label: '4xx' }), api.metricServerError({ ...sum, label: '5xx' })],
           }),
         ],
         [
@@ -167,10 +164,7 @@ export class Dashboard extends Construct {
             title: 'Concurrent executions (max per minute)',
             width: 12,
             left: [concurrency(props.apiFunction, 'API function'), concurrency(props.filesFunction, 'files function')],
-            leftAnnotations: [
-              ...reservedLine(props.apiFunction, 'API'),
-              ...reservedLine(props.filesFunction, 'files'),
-            ],
+            leftAnnotations: [...reservedLine(props.apiFunction, 'API'), ...reservedLine(props.filesFunction, 'files')],
           }),
           new cloudwatch.AlarmStatusWidget({ title: 'Alarms', width: 12, alarms: [...props.alarms] }),
         ],

@@ -9,7 +9,12 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct, type IConstruct } from 'constructs';
-import { METRICS_NAMESPACE, prefixes, RUN_REPORTS_PREFIX, SERVICE_NAME } from '../../functions/contract/service-layout.js';
+import {
+  METRICS_NAMESPACE,
+  prefixes,
+  RUN_REPORTS_PREFIX,
+  SERVICE_NAME,
+} from '../../functions/contract/service-layout.js';
 
 /** What a deployment of the handler is for: `api` answers the HTTP API; `files` handles S3 events and map items. */
 export type FunctionPurpose = 'api' | 'files';
@@ -32,7 +37,7 @@ export interface SolverFunctionProps {
 
 const descriptions: Record<FunctionPurpose, string> = {
   api: 'Sudoku solver behind the HTTP API (POST /solve, GET /health, GET /openapi.json, GET /)',
-  files: 'Sudoku solver for files: S3 uploads under incoming/ and the batch run\'s map items',
+  files: "Sudoku solver for files: S3 uploads under incoming/ and the batch run's map items",
 };
 
 export class SolverFunction extends Construct {
@@ -118,7 +123,11 @@ export class SolverFunction extends Construct {
     );
     const write = ['s3:PutObject', 's3:AbortMultipartUpload'];
     this.role.addToPrincipalPolicy(
-      new iam.PolicyStatement({ sid: 'WriteOutputs', actions: write, resources: objects(prefixes.solved, prefixes.reports) }),
+      new iam.PolicyStatement({
+        sid: 'WriteOutputs',
+        actions: write,
+        resources: objects(prefixes.solved, prefixes.reports),
+      }),
     );
     // An explicit deny wins over the allow above: a bug or a crafted key cannot overwrite or
     // forge the map run's own result files.

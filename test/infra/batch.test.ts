@@ -66,7 +66,8 @@ function definition(id: string = stateMachineId()): { StartAt: string; States: R
   return JSON.parse(flatten(props.DefinitionString)) as { StartAt: string; States: Record<string, Json> };
 }
 
-const machineProps = (id: string): Json => template.findResources('AWS::StepFunctions::StateMachine')[id]?.Properties as Json;
+const machineProps = (id: string): Json =>
+  template.findResources('AWS::StepFunctions::StateMachine')[id]?.Properties as Json;
 
 function mapState(name: string): MapState {
   return definition().States[name] as unknown as MapState;
@@ -165,23 +166,28 @@ describe('state machine', () => {
   it.each([
     ['run', stateMachineId],
     ['starter', starterId],
-  ])('the %s logs errors only, without execution data, to a /aws/vendedlogs/states/ group, and traces with X-Ray', (_, id) => {
-    const props = machineProps(id());
-    expect(props).toMatchObject({
-      StateMachineType: 'STANDARD',
-      TracingConfiguration: { Enabled: true },
-      LoggingConfiguration: { Level: 'ERROR', IncludeExecutionData: false },
-    });
-    const group = (
-      props.LoggingConfiguration as {
-        Destinations: { CloudWatchLogsLogGroup: { LogGroupArn: { 'Fn::GetAtt': [string] } } }[];
-      }
-    ).Destinations[0]?.CloudWatchLogsLogGroup.LogGroupArn['Fn::GetAtt'][0] as string;
-    const groupProps = template.findResources('AWS::Logs::LogGroup')[group]?.Properties as Json;
-    expect(groupProps.RetentionInDays).toBe(30);
-    // Unique per stack instance (the stack ID's UUID), so deleting and re-creating the stack never collides.
-    expect(flatten(groupProps.LogGroupName)).toMatch(/^\/aws\/vendedlogs\/states\/Sudoku-(run|starter)-\{"Fn::Select":\[2,/);
-  });
+  ])(
+    'the %s logs errors only, without execution data, to a /aws/vendedlogs/states/ group, and traces with X-Ray',
+    (_, id) => {
+      const props = machineProps(id());
+      expect(props).toMatchObject({
+        StateMachineType: 'STANDARD',
+        TracingConfiguration: { Enabled: true },
+        LoggingConfiguration: { Level: 'ERROR', IncludeExecutionData: false },
+      });
+      const group = (
+        props.LoggingConfiguration as {
+          Destinations: { CloudWatchLogsLogGroup: { LogGroupArn: { 'Fn::GetAtt': [string] } } }[];
+        }
+      ).Destinations[0]?.CloudWatchLogsLogGroup.LogGroupArn['Fn::GetAtt'][0] as string;
+      const groupProps = template.findResources('AWS::Logs::LogGroup')[group]?.Properties as Json;
+      expect(groupProps.RetentionInDays).toBe(30);
+      // Unique per stack instance (the stack ID's UUID), so deleting and re-creating the stack never collides.
+      expect(flatten(groupProps.LogGroupName)).toMatch(
+        /^\/aws\/vendedlogs\/states\/Sudoku-(run|starter)-\{"Fn::Select":\[2,/,
+      );
+    },
+  );
 });
 
 describe('the starter', () => {
@@ -225,7 +231,9 @@ describe('the starter', () => {
   it('treats ExecutionAlreadyExists (a duplicate delivery of a schedule) as success, and nothing else', () => {
     const def = definition(starterId());
     const task = def.States.StartNamedRun as { Catch: { ErrorEquals: string[]; Next: string }[] };
-    expect(task.Catch).toEqual([{ ErrorEquals: ['StepFunctions.ExecutionAlreadyExistsException'], Next: 'AlreadyStarted' }]);
+    expect(task.Catch).toEqual([
+      { ErrorEquals: ['StepFunctions.ExecutionAlreadyExistsException'], Next: 'AlreadyStarted' },
+    ]);
     expect(def.States.AlreadyStarted).toMatchObject({ Type: 'Succeed' });
   });
 
@@ -234,7 +242,8 @@ describe('the starter', () => {
     const states = statementsOf(roleId).filter((s) => actionsOf(s).some((a) => a.startsWith('states:')));
     expect(states).toEqual([{ Action: 'states:StartExecution', Effect: 'Allow', Resource: { Ref: stateMachineId() } }]);
     const others = statementsOf(roleId).filter((s) => !actionsOf(s).some((a) => a.startsWith('states:')));
-    for (const s of others) expect(actionsOf(s).every((a) => a.startsWith('logs:') || a.startsWith('xray:'))).toBe(true);
+    for (const s of others)
+      expect(actionsOf(s).every((a) => a.startsWith('logs:') || a.startsWith('xray:'))).toBe(true);
   });
 });
 
@@ -244,7 +253,9 @@ describe('logging everything', () => {
     const machines = Object.values(all.findResources('AWS::StepFunctions::StateMachine'));
     expect(machines).toHaveLength(2);
     for (const machine of machines) {
-      expect(machine).toMatchObject({ Properties: { LoggingConfiguration: { Level: 'ALL', IncludeExecutionData: true } } });
+      expect(machine).toMatchObject({
+        Properties: { LoggingConfiguration: { Level: 'ALL', IncludeExecutionData: true } },
+      });
     }
   });
 });

@@ -2,7 +2,7 @@
 import { App } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaults, readSettings } from '../../infra/settings.js';
+import { defaults, derivedThrottle, readSettings } from '../../infra/settings.js';
 import { type Synthesized, cdkJsonContext, synth, unacknowledgedFindings } from './helpers.js';
 
 function settingsFrom(context: Record<string, unknown>) {
@@ -21,13 +21,23 @@ describe('readSettings', () => {
   });
 
   it('parses `-c key=value` strings into numbers and booleans', () => {
-    const settings = settingsFrom({ memoryMb: '3008', retainBucket: 'false', apiAuth: 'iam', logRetentionDays: '14' });
-    expect(settings).toMatchObject({ memoryMb: 3008, retainBucket: false, apiAuth: 'iam', logRetentionDays: 14 });
+    const settings = settingsFrom({
+      filesMemoryMb: '3538',
+      retainBucket: 'false',
+      apiAuth: 'iam',
+      logRetentionDays: '14',
+    });
+    expect(settings).toMatchObject({ filesMemoryMb: 3538, retainBucket: false, apiAuth: 'iam', logRetentionDays: 14 });
   });
 
   it.each([
-    ['memoryMb', 64],
-    ['timeoutSeconds', 901],
+    ['apiMemoryMb', 64],
+    ['filesMemoryMb', 10241],
+    ['apiTimeoutSeconds', 30],
+    ['filesTimeoutSeconds', 901],
+    ['apiReservedConcurrency', -1],
+    ['alarmEmail', 'ops at example'],
+    ['batchLogAll', 'errors'],
     ['apiAuth', 'cognito'],
     ['retainBucket', 'yes'],
     ['logRetentionDays', 10],
@@ -36,6 +46,100 @@ describe('readSettings', () => {
   ])('rejects %s=%j with a message naming the key', (key, value) => {
     expect(() => settingsFrom({ [key]: value })).toThrow(`context "${key}"`);
   });
+
+  it.each([
+    ['memoryMb', 'apiMemoryMb and filesMemoryMb'],
+    ['timeoutSeconds', 'apiTimeoutSeconds and filesTimeoutSeconds'],
+  ])('refuses the old single-function key %s, naming the two that replace it', (key, replacement) => {
+    expect(() => settingsFrom({ [key]: 1024 })).toThrow(`context "${key}" is now two settings, ${replacement}`);
+  });
+});
+
+describe('the API throttle', () => {
+  it('defaults to what the default pool allows: burst 50 + 10 requests/s x 5 s = 100 = apiReservedConcurrency', () => {
+    expect(derivedThrottle(defaults.apiReservedConcurrency, defaults.apiTimeoutSeconds)).toEqual({
+      rate: defaults.apiRateLimit,
+      burst: defaults.apiBurstLimit,
+    });
+    expect(defaults.apiBurstLimit + defaults.apiRateLimit * defaults.apiTimeoutSeconds).toBe(
+      defaults.apiReservedConcurrency,
+    );
+  });
+
+  it('follows apiReservedConcurrency and apiTimeoutSeconds when they change', () => {
+    expect(settingsFrom({ apiReservedConcurrency: '400', apiTimeoutSeconds: '10' })).toMatchObject({
+      apiBurstLimit: 200,
+      apiRateLimit: 20,
+    });
+  });
+
+  it('fills exactly the pool (burst + rate x timeout), whatever the pool and timeout', () => {
+    for (const timeout of [3, 5, 10, 29]) {
+      for (let pool = timeout + 1; pool <= 1000; pool += 7) {
+        const settings = settingsFrom({ apiReservedConcurrency: pool, apiTimeoutSeconds: timeout });
+        const { apiRateLimit: rate, apiBurstLimit: burst } = settings;
+        expect(burst + rate * timeout, `pool ${pool}, timeout ${timeout}`).toBe(pool);
+        expect(rate).toBeGreaterThanOrEqual(1);
+        expect(burst).toBeGreaterThanOrEqual(1);
+      }
+    }
+  });
+
+  it('needs a pool larger than the timeout (1 request/s for the whole timeout, plus a burst of 1)', () => {
+    expect(() => settingsFrom({ apiReservedConcurrency: '5' })).toThrow(
+      'context "apiReservedConcurrency" (5) must be 0 (no reservation) or more than apiTimeoutSeconds (5)',
+    );
+    expect(settingsFrom({ apiReservedConcurrency: '6' })).toMatchObject({ apiRateLimit: 1, apiBurstLimit: 1 });
+  });
+
+  it('accepts explicit limits that fit the pool', () => {
+    expect(settingsFrom({ apiRateLimit: '15', apiBurstLimit: '25' })).toMatchObject({
+      apiRateLimit: 15,
+      apiBurstLimit: 25,
+    });
+  });
+
+  it('refuses explicit limits that would let Lambda throttle before API Gateway does, saying what fits', () => {
+    expect(() => settingsFrom({ apiRateLimit: '50' })).toThrow(
+      'context "apiRateLimit"/"apiBurstLimit": burst 50 + rate 50/s x apiTimeoutSeconds 5 = 300 requests in flight, ' +
+        'more than apiReservedConcurrency 100; lower them (e.g. rate 10, burst 50)',
+    );
+  });
+
+  it('takes any explicit limits when the API function has no reservation (apiReservedConcurrency=0)', () => {
+    expect(settingsFrom({ apiReservedConcurrency: '0', apiRateLimit: '200', apiBurstLimit: '400' })).toMatchObject({
+      apiReservedConcurrency: 0,
+      apiRateLimit: 200,
+      apiBurstLimit: 400,
+    });
+    expect(settingsFrom({ apiReservedConcurrency: '0' })).toMatchObject({ apiRateLimit: 10, apiBurstLimit: 50 });
+  });
+});
+
+describe('the files pool', () => {
+  it("must hold the batch map's concurrency", () => {
+    expect(() => settingsFrom({ batchMaxConcurrency: '40' })).toThrow(
+      'context "batchMaxConcurrency" (40) exceeds filesReservedConcurrency (30)',
+    );
+    expect(settingsFrom({ batchMaxConcurrency: '40', filesReservedConcurrency: '50' }).batchMaxConcurrency).toBe(40);
+    expect(settingsFrom({ batchMaxConcurrency: '40', filesReservedConcurrency: '0' }).batchMaxConcurrency).toBe(40);
+  });
+});
+
+describe('a stack for a small account (no reservations)', () => {
+  it('reserves no concurrency with apiReservedConcurrency=0 and filesReservedConcurrency=0, and still throttles the API', () => {
+    const { template } = synth({ apiReservedConcurrency: 0, filesReservedConcurrency: 0 });
+    const functions = Object.values(
+      template.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs24.x' } }),
+    );
+    expect(functions).toHaveLength(2);
+    for (const fn of functions) {
+      expect((fn as { Properties: Record<string, unknown> }).Properties.ReservedConcurrentExecutions).toBeUndefined();
+    }
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      DefaultRouteSettings: { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 50 },
+    });
+  });
 });
 
 describe('a stack with every setting changed', () => {
@@ -43,10 +147,16 @@ describe('a stack with every setting changed', () => {
   let template: Template;
   beforeAll(() => {
     synthesized = synth({
-      memoryMb: 3008,
-      timeoutSeconds: 300,
-      apiRateLimit: 10,
+      apiMemoryMb: 1024,
+      apiTimeoutSeconds: 10,
+      apiReservedConcurrency: 60,
+      apiRateLimit: 4,
       apiBurstLimit: 20,
+      filesMemoryMb: 3538,
+      filesTimeoutSeconds: 300,
+      filesReservedConcurrency: 150,
+      alarmEmail: 'oncall@example.com',
+      batchLogAll: true,
       apiAuth: 'iam',
       inputExpirationDays: 7,
       outputExpirationDays: 14,
@@ -62,18 +172,38 @@ describe('a stack with every setting changed', () => {
     template = synthesized.template;
   });
 
-  it('sizes the function from memoryMb and timeoutSeconds', () => {
+  it('sizes each function from its memory, timeout and reserved concurrency settings', () => {
     template.hasResourceProperties('AWS::Lambda::Function', {
-      Handler: 'index.handler',
-      MemorySize: 3008,
+      Environment: { Variables: Match.objectLike({ FUNCTION_PURPOSE: 'api' }) },
+      MemorySize: 1024,
+      Timeout: 10,
+      ReservedConcurrentExecutions: 60,
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ FUNCTION_PURPOSE: 'files' }) },
+      MemorySize: 3538,
       Timeout: 300,
+      ReservedConcurrentExecutions: 150,
     });
   });
 
   it('throttles the stage from apiRateLimit and apiBurstLimit', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
-      DefaultRouteSettings: { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
+      DefaultRouteSettings: { ThrottlingRateLimit: 4, ThrottlingBurstLimit: 20 },
     });
+  });
+
+  it("sets the near-timeout alarms from each function's timeout", () => {
+    const thresholds = Object.values(
+      template.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'Duration' } }),
+    )
+      .map((a) => (a as { Properties: { Threshold: number } }).Properties.Threshold)
+      .sort((a, b) => a - b);
+    expect(thresholds).toEqual([8000, 240000]);
+  });
+
+  it('subscribes alarmEmail to the alarm topic', () => {
+    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com' });
   });
 
   it('requires IAM authorization on every route with apiAuth=iam', () => {
@@ -112,22 +242,32 @@ describe('a stack with every setting changed', () => {
     template.hasResourceProperties('AWS::Scheduler::Schedule', {
       ScheduleExpression: 'rate(6 hours)',
       ScheduleExpressionTimezone: 'Europe/Paris',
-      Target: Match.objectLike({ Input: '{"mode":"batch"}' }),
+      Target: Match.objectLike({ Input: Match.serializedJson(Match.objectLike({ mode: 'batch' })) }),
     });
     template.hasResourceProperties('AWS::Scheduler::Schedule', {
       ScheduleExpression: 'cron(30 1 * * ? *)',
-      Target: Match.objectLike({ Input: '{"mode":"sweep"}' }),
+      Target: Match.objectLike({ Input: Match.serializedJson(Match.objectLike({ mode: 'sweep' })) }),
     });
   });
 
   it('sizes the Distributed Maps from batchMaxConcurrency, batchItemsPerInvocation and batchToleratedFailurePercent', () => {
-    const [machine] = Object.values(template.findResources('AWS::StepFunctions::StateMachine'));
+    const [machine] = Object.values(template.findResources('AWS::StepFunctions::StateMachine')).filter((m) =>
+      JSON.stringify(m).includes('DISTRIBUTED'),
+    );
     const parts = (machine as { Properties: { DefinitionString: { 'Fn::Join': [string, unknown[]] } } }).Properties
       .DefinitionString['Fn::Join'][1];
     const text = parts.filter((p): p is string => typeof p === 'string').join('');
     expect(text.split('"MaxConcurrency":100,')).toHaveLength(3);
     expect(text.split('"MaxItemsPerBatch":25,')).toHaveLength(3);
     expect(text.split('"ToleratedFailurePercentage":1,')).toHaveLength(3);
+  });
+
+  it('logs every state machine event with its data with batchLogAll', () => {
+    for (const machine of Object.values(template.findResources('AWS::StepFunctions::StateMachine'))) {
+      expect(machine).toMatchObject({
+        Properties: { LoggingConfiguration: { Level: 'ALL', IncludeExecutionData: true } },
+      });
+    }
   });
 
   it('still passes cdk-nag AwsSolutions without new findings', () => {

@@ -78,7 +78,8 @@ function roleStatements(purpose: Purpose): Statement[] {
   const roleId = (properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
   const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } });
   return Object.values(policies).flatMap(
-    (policy) => (policy as { Properties: { PolicyDocument: { Statement: Statement[] } } }).Properties.PolicyDocument.Statement,
+    (policy) =>
+      (policy as { Properties: { PolicyDocument: { Statement: Statement[] } } }).Properties.PolicyDocument.Statement,
   );
 }
 
@@ -92,7 +93,10 @@ function s3Grants(purpose: Purpose, effect: 'Allow' | 'Deny' = 'Allow'): Record<
     for (const action of actions) {
       for (const resource of resources) {
         const suffix = bucketResourceSuffix(resource, bucketId);
-        expect(suffix, `${action} on ${JSON.stringify(resource)} must be the data bucket or a prefix of it`).toBeDefined();
+        expect(
+          suffix,
+          `${action} on ${JSON.stringify(resource)} must be the data bucket or a prefix of it`,
+        ).toBeDefined();
         grants[action] ??= [];
         grants[action].push(suffix as string);
       }
@@ -110,7 +114,9 @@ describe('functions', () => {
       expect(properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
     }
     expect(api.Code).toEqual(files.Code);
-    expect(Object.keys(template.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs24.x' } }))).toHaveLength(2);
+    expect(
+      Object.keys(template.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs24.x' } })),
+    ).toHaveLength(2);
   });
 
   it('deploy exactly the bundle folder (index.mjs and its source map, byte for byte)', () => {
@@ -123,7 +129,7 @@ describe('functions', () => {
     }
   });
 
-  it('the API function: one vCPU, a 5 s timeout (under API Gateway\'s 30 s), 100 reserved executions', () => {
+  it("the API function: one vCPU, a 5 s timeout (under API Gateway's 30 s), 100 reserved executions", () => {
     expect(solverFunction('api').properties).toMatchObject({
       MemorySize: 1769,
       Timeout: 5,
@@ -142,35 +148,47 @@ describe('functions', () => {
   it.each([
     ['api', {}],
     ['files', { BUCKET: 'bucket' }],
-  ] as const)('the %s function gets its purpose, the Powertools settings and source maps through its environment', (purpose, extra) => {
-    const env = (solverFunction(purpose).properties.Environment as { Variables: Record<string, unknown> }).Variables;
-    expect(env).toEqual({
-      ...('BUCKET' in extra ? { BUCKET: { Ref: dataBucketId() } } : {}),
-      FUNCTION_PURPOSE: purpose,
-      POWERTOOLS_SERVICE_NAME: 'sudoku',
-      POWERTOOLS_METRICS_NAMESPACE: 'Sudoku',
-      POWERTOOLS_LOG_LEVEL: 'INFO',
-      NODE_OPTIONS: '--enable-source-maps',
-    });
-  });
+  ] as const)(
+    'the %s function gets its purpose, the Powertools settings and source maps through its environment',
+    (purpose, extra) => {
+      const env = (solverFunction(purpose).properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(env).toEqual({
+        ...('BUCKET' in extra ? { BUCKET: { Ref: dataBucketId() } } : {}),
+        FUNCTION_PURPOSE: purpose,
+        POWERTOOLS_SERVICE_NAME: 'sudoku',
+        POWERTOOLS_METRICS_NAMESPACE: 'Sudoku',
+        POWERTOOLS_LOG_LEVEL: 'INFO',
+        NODE_OPTIONS: '--enable-source-maps',
+      });
+    },
+  );
 
-  it.each(['api', 'files'] as const)('the %s function logs JSON to its own log group with a retention period', (purpose) => {
-    const logging = solverFunction(purpose).properties.LoggingConfig as { LogFormat: string; LogGroup: { Ref: string } };
-    expect(logging.LogFormat).toBe('JSON');
-    const groups = template.findResources('AWS::Logs::LogGroup');
-    expect(groups[logging.LogGroup.Ref]).toMatchObject({ Properties: { RetentionInDays: 30 } });
-    expect(logging.LogGroup.Ref).not.toBe(
-      (solverFunction(purpose === 'api' ? 'files' : 'api').properties.LoggingConfig as { LogGroup: { Ref: string } })
-        .LogGroup.Ref,
-    );
-  });
+  it.each(['api', 'files'] as const)(
+    'the %s function logs JSON to its own log group with a retention period',
+    (purpose) => {
+      const logging = solverFunction(purpose).properties.LoggingConfig as {
+        LogFormat: string;
+        LogGroup: { Ref: string };
+      };
+      expect(logging.LogFormat).toBe('JSON');
+      const groups = template.findResources('AWS::Logs::LogGroup');
+      expect(groups[logging.LogGroup.Ref]).toMatchObject({ Properties: { RetentionInDays: 30 } });
+      expect(logging.LogGroup.Ref).not.toBe(
+        (solverFunction(purpose === 'api' ? 'files' : 'api').properties.LoggingConfig as { LogGroup: { Ref: string } })
+          .LogGroup.Ref,
+      );
+    },
+  );
 
-  it.each(['api', 'files'] as const)('the %s function has recursive loop detection on and X-Ray tracing active', (purpose) => {
-    expect(solverFunction(purpose).properties).toMatchObject({
-      RecursiveLoop: 'Terminate',
-      TracingConfig: { Mode: 'Active' },
-    });
-  });
+  it.each(['api', 'files'] as const)(
+    'the %s function has recursive loop detection on and X-Ray tracing active',
+    (purpose) => {
+      expect(solverFunction(purpose).properties).toMatchObject({
+        RecursiveLoop: 'Terminate',
+        TracingConfig: { Mode: 'Active' },
+      });
+    },
+  );
 
   it.each(['api', 'files'] as const)('the %s function has its own role without managed policies', (purpose) => {
     const roleOf = (p: Purpose) =>
@@ -191,7 +209,7 @@ describe('least privilege on the bucket', () => {
     });
   });
 
-  it('the files function is denied writing reports/runs/*, the batch run\'s own result files', () => {
+  it("the files function is denied writing reports/runs/*, the batch run's own result files", () => {
     expect(s3Grants('files', 'Deny')).toEqual({
       's3:PutObject': ['reports/runs/*'],
       's3:AbortMultipartUpload': ['reports/runs/*'],
@@ -200,12 +218,11 @@ describe('least privilege on the bucket', () => {
 
   it('the API function has no access to the bucket at all', () => {
     expect(s3Grants('api')).toEqual({});
-    expect(roleStatements('api').flatMap((s) => ([] as string[]).concat(s.Action)).sort()).toEqual([
-      'logs:CreateLogStream',
-      'logs:PutLogEvents',
-      'xray:PutTelemetryRecords',
-      'xray:PutTraceSegments',
-    ]);
+    expect(
+      roleStatements('api')
+        .flatMap((s) => ([] as string[]).concat(s.Action))
+        .sort(),
+    ).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
   });
 });
 
@@ -300,7 +317,7 @@ describe('HTTP API', () => {
     }
   });
 
-  it('throttles the default stage so requests in flight never exceed the API function\'s reserved concurrency', () => {
+  it("throttles the default stage so requests in flight never exceed the API function's reserved concurrency", () => {
     const route = only('AWS::ApiGatewayV2::Stage').properties.DefaultRouteSettings as {
       ThrottlingRateLimit: number;
       ThrottlingBurstLimit: number;
@@ -382,7 +399,11 @@ describe('alarms', () => {
   it('fire on the first API 5xx', () => {
     const [alarm, ...others] = on('AWS/ApiGateway', '5xx');
     expect(others).toEqual([]);
-    expect(alarm).toMatchObject({ Statistic: 'Sum', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    expect(alarm).toMatchObject({
+      Statistic: 'Sum',
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
     expect(alarm?.Dimensions).toEqual([{ Name: 'ApiId', Value: { Ref: only('AWS::ApiGatewayV2::Api').logicalId } }]);
   });
 
@@ -449,7 +470,8 @@ describe('dashboard', () => {
 
   it('shows the API: requests, latency p50 and p99, 4xx and 5xx', () => {
     const text = body();
-    for (const metric of ['"Count"', '"Latency"', '"4xx"', '"5xx"']) expect(text).toContain(`"AWS/ApiGateway",${metric}`);
+    for (const metric of ['"Count"', '"Latency"', '"4xx"', '"5xx"'])
+      expect(text).toContain(`"AWS/ApiGateway",${metric}`);
     expect(text).toContain('"stat":"p50"');
     expect(text).toContain('"stat":"p99"');
   });
@@ -464,7 +486,8 @@ describe('dashboard', () => {
 
   it('shows files, batch runs and map items, the concurrency of each function against its reservation, and both queues', () => {
     const text = body();
-    for (const metric of ['Invocations', 'Errors', 'ConcurrentExecutions']) expect(text).toContain(`"AWS/Lambda","${metric}"`);
+    for (const metric of ['Invocations', 'Errors', 'ConcurrentExecutions'])
+      expect(text).toContain(`"AWS/Lambda","${metric}"`);
     for (const metric of ['ExecutionsStarted', 'ExecutionsSucceeded', 'ExecutionsFailed', 'ExecutionsTimedOut']) {
       expect(text).toContain(`"AWS/States","${metric}"`);
     }
@@ -477,13 +500,19 @@ describe('dashboard', () => {
   });
 });
 
-describe('CDK\'s BucketNotificationsHandler', () => {
+describe("CDK's BucketNotificationsHandler", () => {
   it('logs to a log group with the retention setting', () => {
-    const handlers = template.findResources('AWS::Lambda::Function', { Properties: { Runtime: Match.stringLikeRegexp('^python') } });
-    const [handler, ...others] = Object.values(handlers) as { Properties: { LoggingConfig: { LogGroup: { Ref: string } } } }[];
+    const handlers = template.findResources('AWS::Lambda::Function', {
+      Properties: { Runtime: Match.stringLikeRegexp('^python') },
+    });
+    const [handler, ...others] = Object.values(handlers) as {
+      Properties: { LoggingConfig: { LogGroup: { Ref: string } } };
+    }[];
     expect(others).toEqual([]);
     const groupId = handler?.Properties.LoggingConfig.LogGroup.Ref as string;
-    expect(template.findResources('AWS::Logs::LogGroup')[groupId]).toMatchObject({ Properties: { RetentionInDays: 30 } });
+    expect(template.findResources('AWS::Logs::LogGroup')[groupId]).toMatchObject({
+      Properties: { RetentionInDays: 30 },
+    });
   });
 });
 
