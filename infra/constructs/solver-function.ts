@@ -37,7 +37,7 @@ export interface SolverFunctionProps {
 
 const descriptions: Record<FunctionPurpose, string> = {
   api: 'Sudoku solver behind the HTTP API (POST /solve, GET /health, GET /openapi.json, GET /)',
-  files: "Sudoku solver for files: S3 uploads under incoming/ and the batch run's map items",
+  files: `Sudoku solver for files: S3 uploads under ${prefixes.incoming} and the batch run's map items`,
 };
 
 export class SolverFunction extends Construct {
