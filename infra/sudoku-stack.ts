@@ -171,6 +171,10 @@ export class SudokuStack extends Stack {
       value: batch.stateMachine.stateMachineArn,
       description: 'Start with {"mode":"batch"} or {"mode":"sweep"}',
     });
+    new CfnOutput(this, 'BatchStarterArn', {
+      value: batch.starter.stateMachineArn,
+      description: 'What the schedules start: {"mode":...,"scheduledTime":...} -> one run per scheduled time',
+    });
     new CfnOutput(this, 'AlarmTopicArn', {
       value: alarms.topic.topicArn,
       description: 'Every alarm notifies this SNS topic (subscribe with -c alarmEmail=... or aws sns subscribe)',
@@ -196,7 +200,7 @@ export class SudokuStack extends Stack {
    */
   private configureNotificationsHandler(logRetentionDays: number): void {
     for (const child of this.node.children.filter((c) => c.node.id.startsWith('BucketNotificationsHandler'))) {
-      const logGroup = new logs.LogGroup(this, 'BucketNotificationsHandlerLogs', {
+      const logGroup = new logs.LogGroup(this, 'NotificationsHandlerLogs', {
         retention: logRetentionDays as logs.RetentionDays,
       });
       (child.node.findChild('Resource') as CfnResource).addPropertyOverride('LoggingConfig', {

@@ -376,9 +376,10 @@ describe('batch alarms and outputs', () => {
     expect(queueAlarms).toHaveLength(2);
   });
 
-  it('give the state machine ARN and the schedule names', () => {
+  it("give the run's and the starter's ARNs and the schedule names", () => {
     const outputs = template.findOutputs('*');
     expect(outputs.BatchStateMachineArn?.Value).toEqual({ Ref: stateMachineId() });
+    expect(outputs.BatchStarterArn?.Value).toEqual({ Ref: starterId() });
     expect(Object.keys(outputs)).toEqual(expect.arrayContaining(['BatchScheduleName', 'SweepScheduleName']));
   });
 });
