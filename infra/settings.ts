@@ -62,6 +62,7 @@ export const defaults: Settings = {
   apiMemoryMb: 1769,
   apiTimeoutSeconds: 5,
   apiReservedConcurrency: 100,
+  // What derivedThrottle(100, 5) gives (a test holds them equal): 50 + 10/s x 5 s = 100 in flight.
   apiRateLimit: 10,
   apiBurstLimit: 50,
   apiAuth: 'none',
