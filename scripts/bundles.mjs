@@ -1,9 +1,31 @@
 // The one definition of how the code is bundled. `npm run build`, the tests, the benchmark and the
 // CDK stack all go through this file, so what is tested is byte for byte what is deployed.
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * The web page served at GET / goes into the bundle precompressed: functions/web/page-source.ts
+ * reads and gzips page.html at run time when run from source; here it is replaced by the same
+ * base64 string computed once at build time, so a cold start only scans a few KB of string.
+ */
+const precompressedPage = {
+  name: 'precompressed-page',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]functions[\\/]web[\\/]page-source\.ts$/ }, (args) => {
+      const html = path.join(path.dirname(args.path), 'page.html');
+      const base64 = gzipSync(readFileSync(html), { level: 9 }).toString('base64');
+      return {
+        contents: `export function pageGzipBase64() { return ${JSON.stringify(base64)}; }`,
+        loader: 'js',
+        watchFiles: [html],
+      };
+    });
+  },
+};
 
 /** esbuild options shared by every bundle: ESM for Node 20+/Lambda nodejs22.x, minified, with source maps. */
 const common = {
@@ -17,6 +39,7 @@ const common = {
   // Some dependencies (AWS SDK, Powertools) still call require() for Node built-ins inside an ESM bundle.
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   logLevel: 'warning',
+  plugins: [precompressedPage],
 };
 
 /** Every bundle the project ships: name -> entry. Output goes to dist/<name>/index.mjs. */

@@ -1,0 +1,2 @@
+/** The web page served at GET /: public surface. */
+export { acceptsGzip, contentSecurityPolicy, pageResponse, type PageResponse } from './page.js';
