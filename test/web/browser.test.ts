@@ -152,15 +152,25 @@ describe.skipIf(!chromiumPath)('the web page in Chromium, against npm start', ()
     expect(tree).toMatch(/gridcell "Row 1, column 1: empty"/);
     expect(tree.match(/- row "Row \d"/g)).toHaveLength(9);
     // Links to the API description and the docs section; the description is served.
-    const link = page.getByRole('link', { name: /openapi\.json/ });
-    expect(await link.getAttribute('href')).toBe('openapi.json');
+    const links = page.getByRole('link', { name: /OpenAPI description/ });
+    expect(await links.evaluateAll((all) => all.map((a) => a.getAttribute('href')))).toEqual([
+      'openapi.json',
+      'openapi.json',
+    ]);
+    expect(await page.getByRole('link', { name: 'Use the API' }).getAttribute('href')).toBe('#api');
     const spec = await page.request.get(`${system.url}/openapi.json`);
     expect(((await spec.json()) as { paths: Record<string, unknown> }).paths).toHaveProperty('/');
   });
 
   it('types a puzzle with the keyboard alone, solves it with Enter, and shows givens apart from solved cells', async () => {
     const { page } = await open();
-    await page.keyboard.press('Tab');
+    // From the top of the page, Tab reaches the board after the two links of the header.
+    const stops: string[] = [];
+    while (stops.length < 6 && (await focusedAttribute(page, 'role')) !== 'gridcell') {
+      await page.keyboard.press('Tab');
+      stops.push(await focusedAttribute(page, 'href'));
+    }
+    expect(stops).toEqual(['#api', 'openapi.json', '']);
     expect(await focusedAttribute(page, 'aria-label')).toMatch(/^Row 1, column 1/);
     for (let r = 0; r < 9; r++) {
       for (let c = 0; c < 9; c++) {
