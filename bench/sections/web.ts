@@ -1,7 +1,8 @@
 /**
  * The web page served at GET /: its size, what carrying it costs the handler's cold start, and
  * what serving it costs. The cost is measured against the same handler bundle built without the
- * page (functions/web/page-source.ts answering ''), both imported in fresh processes, interleaved.
+ * page (functions/web/index.ts stubbed out: no page string, no page code), both imported in fresh
+ * processes, interleaved.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -30,8 +31,8 @@ async function buildHandler(outdir: string, withPage: boolean): Promise<string> 
   const noPage: esbuild.Plugin = {
     name: 'no-page',
     setup(build) {
-      build.onLoad({ filter: /[\\/]functions[\\/]web[\\/]page-source\.ts$/ }, () => ({
-        contents: "export function pageGzipBase64() { return ''; }",
+      build.onLoad({ filter: /[\\/]functions[\\/]web[\\/]index\.ts$/ }, () => ({
+        contents: "export function pageResponse() { return { headers: {}, body: '', isBase64Encoded: false }; }",
         loader: 'js',
       }));
     },
@@ -136,8 +137,8 @@ export async function run(): Promise<void> {
       warms.push(served.warm);
     }
     console.log(
-      `serving         first GET / in a fresh process ${median(firsts).toFixed(2)} ms (once per container: decode, ` +
-        `hash for the CSP; the first GET /health before it took ${median(healths).toFixed(2)} ms); ` +
+      `serving         first GET / (gzip) in a fresh process ${median(firsts).toFixed(2)} ms (once per container; the first ` +
+        `GET /health before it took ${median(healths).toFixed(2)} ms); ` +
         `warm GET / ${(median(warms) * 1000).toFixed(1)} µs (handler, logs off; median of 9 processes)`,
     );
   } finally {

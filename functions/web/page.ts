@@ -1,6 +1,12 @@
-import { createHash } from 'node:crypto';
-import { gunzipSync } from 'node:zlib';
-import { pageGzipBase64 } from './page-source.js';
+import { createRequire } from 'node:module';
+import { pageSource, type PageSource } from './page-source.js';
+
+/**
+ * node:zlib is loaded only to answer a client that does not take gzip (browsers all do): the
+ * handler does not import it otherwise, and loading it would cost every cold start.
+ */
+const load = createRequire(import.meta.url);
+const zlib = () => load('node:zlib') as typeof import('node:zlib');
 
 /** The page's HTTP answer, in the shape of an API Gateway (payload 2.0) result without its status. */
 export interface PageResponse {
@@ -10,24 +16,23 @@ export interface PageResponse {
 }
 
 interface Page {
-  html: string;
-  gzipBase64: string;
+  source: PageSource;
   headers: Record<string, string>;
+  /** Decoded on the first request that does not accept gzip. */
+  html?: string;
 }
 
 let page: Page | undefined;
 
-/** Decoded, hashed and its headers built once per container, on the first GET /. */
+/** Built once per container, on the first GET /. */
 function loadPage(): Page {
   if (page) return page;
-  const gzipBase64 = pageGzipBase64();
-  const html = gunzipSync(Buffer.from(gzipBase64, 'base64')).toString('utf8');
+  const source = pageSource();
   page = {
-    html,
-    gzipBase64,
+    source,
     headers: {
       'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': contentSecurityPolicy(html),
+      'content-security-policy': contentSecurityPolicy(source),
       // The same URL answers gzip or identity depending on the request: caches must key on it.
       vary: 'accept-encoding',
       'cache-control': 'no-cache',
@@ -43,15 +48,11 @@ function loadPage(): Page {
  * Nothing from another origin: scripts and styles only as the inline blocks of this page (by
  * their sha256), requests only to the API itself, no framing, no form posts elsewhere.
  */
-export function contentSecurityPolicy(html: string): string {
-  const hashes = (tag: string) =>
-    [...html.matchAll(new RegExp(`<${tag}\\b[^>]*>([\\s\\S]*?)</${tag}>`, 'g'))]
-      .map((m) => `'sha256-${createHash('sha256').update(m[1]!, 'utf8').digest('base64')}'`)
-      .join(' ');
+export function contentSecurityPolicy(hashes: Pick<PageSource, 'scriptHashes' | 'styleHashes'>): string {
   return [
     "default-src 'self'",
-    `script-src ${hashes('script')}`,
-    `style-src ${hashes('style')}`,
+    `script-src ${hashes.scriptHashes.join(' ') || "'none'"}`,
+    `style-src ${hashes.styleHashes.join(' ') || "'none'"}`,
     "img-src 'self' data:",
     "connect-src 'self'",
     "base-uri 'none'",
@@ -76,9 +77,14 @@ export function acceptsGzip(header: string | undefined): boolean {
 
 /** GET /: the page, gzip-compressed (base64, as API Gateway passes binary bodies) when the client takes it. */
 export function pageResponse(acceptEncoding: string | undefined): PageResponse {
-  const { html, gzipBase64, headers } = loadPage();
+  const loaded = loadPage();
   if (acceptsGzip(acceptEncoding)) {
-    return { headers: { ...headers, 'content-encoding': 'gzip' }, body: gzipBase64, isBase64Encoded: true };
+    return {
+      headers: { ...loaded.headers, 'content-encoding': 'gzip' },
+      body: loaded.source.gzipBase64,
+      isBase64Encoded: true,
+    };
   }
-  return { headers: { ...headers }, body: html, isBase64Encoded: false };
+  loaded.html ??= zlib().gunzipSync(Buffer.from(loaded.source.gzipBase64, 'base64')).toString('utf8');
+  return { headers: { ...loaded.headers }, body: loaded.html, isBase64Encoded: false };
 }
