@@ -330,10 +330,12 @@ describe.skipIf(!chromiumPath)('the web page in Chromium, against npm start', ()
     const items = await list.getByRole('listitem').allTextContents();
     expect(items).toHaveLength(3);
     expect(items[0]).toContain(EASY_SOLUTION);
-    expect(items[1]).toMatch(/Could not solve: DUPLICATE_IN_ROW/);
+    expect(items[1]).toMatch(
+      /^Could not solve: Digit 5 is given twice in the same row: at row 1, column 1 and at row 1, column 2\. Digit 5 is given twice in the same box/,
+    );
     expect(items[2]).toContain(HARD_SOLUTION);
     expect(await page.getByText(/puzzles\.txt: 3 puzzles, 2 solved, 1 not/).count()).toBe(1);
-    expect(await page.getByRole('alert').textContent()).toMatch(/Line 3: DUPLICATE_IN_ROW/);
+    expect(await page.getByRole('alert').textContent()).toMatch(/Line 3: Digit 5 is given twice in the same row/);
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),
