@@ -1,9 +1,42 @@
 // The one definition of how the code is bundled. `npm run build`, the tests, the benchmark and the
 // CDK stack all go through this file, so what is tested is byte for byte what is deployed.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * The web page served at GET / goes into the bundle precompressed: functions/web/page-source.ts
+ * reads, gzips and hashes page.html at run time when run from source; here it is replaced by the
+ * same values computed once at build time (test/web/page.test.ts checks they agree), so a cold
+ * start only scans a few KB of string and GET / needs neither zlib nor crypto.
+ */
+const precompressedPage = {
+  name: 'precompressed-page',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]functions[\\/]web[\\/]page-source\.ts$/ }, (args) => {
+      const file = path.join(path.dirname(args.path), 'page.html');
+      const html = readFileSync(file, 'utf8');
+      const hashes = (tag) =>
+        [...html.matchAll(new RegExp(`<${tag}\\b[^>]*>([\\s\\S]*?)</${tag}>`, 'g'))].map(
+          (m) => `'sha256-${createHash('sha256').update(m[1], 'utf8').digest('base64')}'`,
+        );
+      const source = {
+        gzipBase64: gzipSync(html, { level: 9 }).toString('base64'),
+        scriptHashes: hashes('script'),
+        styleHashes: hashes('style'),
+      };
+      return {
+        contents: `export function pageSource() { return ${JSON.stringify(source)}; }`,
+        loader: 'js',
+        watchFiles: [file],
+      };
+    });
+  },
+};
 
 /** esbuild options shared by every bundle: ESM for Node 20+/Lambda nodejs22.x, minified, with source maps. */
 const common = {
@@ -17,6 +50,7 @@ const common = {
   // Some dependencies (AWS SDK, Powertools) still call require() for Node built-ins inside an ESM bundle.
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   logLevel: 'warning',
+  plugins: [precompressedPage],
 };
 
 /** Every bundle the project ships: name -> entry. Output goes to dist/<name>/index.mjs. */

@@ -38,6 +38,21 @@ export const openApiDocument = {
     license: { name: 'MIT', identifier: 'MIT' },
   },
   paths: {
+    '/': {
+      get: {
+        operationId: 'page',
+        summary: 'A web page to type, paste or upload puzzles and see the answers',
+        responses: {
+          '200': {
+            description:
+              'One self-contained HTML page (no other origin, Content-Security-Policy by hash); gzip-compressed when ' +
+              'Accept-Encoding allows it.',
+            content: { 'text/html': { schema: { type: 'string' } } },
+          },
+          '405': problemResponse('Method other than GET.'),
+        },
+      },
+    },
     '/solve': {
       post: {
         operationId: 'solve',

@@ -4,11 +4,13 @@ import { jsonResponse } from './responses.js';
 import type { SolveBudget } from './solve-budget.js';
 import { solveRoute } from './solve-route.js';
 import type { HttpRequest, HttpResponse } from './types.js';
+import { pageResponse } from '../web/index.js';
 
 export type RouteHandler = (request: HttpRequest, budget: SolveBudget) => HttpResponse;
 
 /** Every route: path -> method -> handler. The OpenAPI document describes exactly these. */
 export const routes: Readonly<Record<string, Readonly<Record<string, RouteHandler>>>> = {
+  '/': { GET: (request) => ({ statusCode: 200, ...pageResponse(request.headers['accept-encoding']) }) },
   '/solve': { POST: solveRoute },
   '/health': { GET: () => jsonResponse(200, { status: 'ok' }) },
   '/openapi.json': { GET: () => jsonResponse(200, openApiDocument) },

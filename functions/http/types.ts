@@ -17,8 +17,9 @@ export interface HttpRequest {
 export interface HttpResponse {
   statusCode: number;
   headers: Record<string, string>;
+  /** Text, or base64 when `isBase64Encoded` (binary: the gzip-compressed page). */
   body: string;
-  isBase64Encoded: false;
+  isBase64Encoded: boolean;
 }
 
 /** RFC 9457 problem details, with the board problems this API adds. */

@@ -146,7 +146,8 @@ const request = fc
 
 function routePathOf(event: APIGatewayProxyEventV2): string {
   const stage = event.requestContext.stage;
-  return stage !== '$default' ? event.rawPath.slice(stage.length + 1) || '/' : event.rawPath;
+  // As the adapter (functions/http/request.ts): an empty path is the root, now served (GET /).
+  return (stage !== '$default' ? event.rawPath.slice(stage.length + 1) : event.rawPath) || '/';
 }
 
 describe('the handler under random HTTP requests', () => {
