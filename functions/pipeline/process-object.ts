@@ -2,6 +2,7 @@ import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/
 import type { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { PassThrough } from 'node:stream';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import { detectFileKind, FileTally, isFormatError, solvePuzzleStream } from '../formats/index.js';
 import type { FileKind, FormatError } from '../formats/index.js';
@@ -17,6 +18,8 @@ import type { FileReport } from './report.js';
 export const DEFAULT_PART_SIZE = 8 * 1024 * 1024;
 /** Parts uploaded at once. */
 export const DEFAULT_QUEUE_SIZE = 2;
+/** How long a failed upload waits for the solver to say whether the file itself was at fault. */
+const SOLVER_VERDICT_WAIT_MS = 5_000;
 
 export interface ProcessObjectOptions {
   client: S3Client;
@@ -124,7 +127,10 @@ async function solveIntoOutput(
   });
   const uploading = upload.done();
   // Whichever side fails first ends both: a stalled upload must not leave the reader waiting forever.
-  solving.catch(() => undefined);
+  let solveError: unknown;
+  solving.catch((error: unknown) => {
+    solveError = error;
+  });
   uploading.catch(() => undefined);
   try {
     await Promise.all([solving, uploading]);
@@ -134,7 +140,14 @@ async function solveIntoOutput(
     // makes the Upload send AbortMultipartUpload; it settles only after that, so wait for it.
     outputBody.destroy(error instanceof Error ? error : new Error(String(error)));
     await uploading.catch(() => undefined);
-    throw error;
+    // The solver's verdict wins: when the file is at fault (a FormatError such as BAD_GZIP), the
+    // upload fails with the same underlying error, and on Node 24 it says so first, while the
+    // solving pipeline settles only once all its streams have closed. Its streams are destroyed
+    // above, so it settles promptly; the bound only keeps a stream that never closes from
+    // holding the invocation.
+    if (solveError === undefined)
+      await Promise.race([solving.catch(() => undefined), delay(SOLVER_VERDICT_WAIT_MS, undefined, { ref: false })]);
+    throw isFormatError(solveError) ? solveError : error;
   }
 }
 
