@@ -59,11 +59,14 @@ filled), .jsonl (one board a line), .json (an array of boards, read whole); each
 A puzzle is 81 characters: 1-9 for givens, '.' or '0' for empty cells.
 
 Options:
-  -o, --output OUT   write to OUT instead of standard output (gzipped if OUT ends in .gz)
+  -o, --output OUT   write to OUT instead of standard output (gzipped if OUT ends in .gz); OUT is
+                     replaced only when the whole run succeeded, and left as it was otherwise
+                     (a pipe or device such as /dev/stdout is written directly)
   -f, --format F     read the input as F (txt, csv, jsonl, json) whatever its name
   -h, --help         show this help
 
-Exit status: 0 every puzzle solved, 1 some were not, 2 usage error.
+Exit status: 0 every puzzle solved, 1 some were not (or the output could not be written),
+2 usage error (including an output that is the input file, by any name or link).
 
 Example:
   npx sudoku solve puzzles.txt -o solutions.txt
@@ -72,7 +75,7 @@ Example:
 
 /** The CLI's exit codes, as scripts test them. */
 export const EXIT_ALL_SOLVED = 0;
-/** Some lines were not solved (each named on stderr), or the file could not be read as puzzles. */
+/** Some lines were not solved (each named on stderr), the file could not be read as puzzles, or the output could not be written. */
 export const EXIT_SOME_FAILED = 1;
-/** The command line was wrong, or the input could not be opened. */
+/** The command line was wrong, the input could not be opened, or the output is the input or a directory. */
 export const EXIT_USAGE = 2;

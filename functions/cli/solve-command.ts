@@ -1,10 +1,11 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { open, unlink } from 'node:fs/promises';
-import path from 'node:path';
+import type { Stats } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
 import { describeProblem, detectFileKind, isFormatError, solvePuzzleStream } from '../formats/index.js';
 import type { FileFormat, RowFailure } from '../formats/index.js';
 import { EXIT_ALL_SOLVED, EXIT_SOME_FAILED, EXIT_USAGE } from './arguments.js';
+import { OutputError, openOutput } from './output-file.js';
+import type { OutputTarget } from './output-file.js';
 
 export interface CliStreams {
   stdin: Readable;
@@ -29,6 +30,12 @@ function errorCode(error: unknown): string | undefined {
     : undefined;
 }
 
+/** A failure of the output's file system calls (a full disk, a closed pipe), told apart from the input's by the call. */
+function isWriteError(error: unknown): boolean {
+  const syscall = (error as { syscall?: unknown } | null)?.syscall;
+  return syscall === 'write' || syscall === 'writev' || syscall === 'close';
+}
+
 /** `sudoku solve`: returns the exit status. Unlike a library call, every failure here ends as a message and a status. */
 export async function runSolve(command: SolveCommand, io: CliStreams): Promise<number> {
   const fromStdin = command.input === '-';
@@ -37,13 +44,13 @@ export async function runSolve(command: SolveCommand, io: CliStreams): Promise<n
   const format = command.format ?? (inputKind?.ok ? inputKind.kind.format : 'txt');
   const gunzip = !fromStdin && command.input.toLowerCase().endsWith('.gz');
   const gzip = command.output?.toLowerCase().endsWith('.gz') === true;
-
-  if (command.output !== undefined && !fromStdin && path.resolve(command.output) === path.resolve(command.input)) {
-    io.stderr.write(`sudoku: the output '${command.output}' is the input file; writing it would destroy the puzzles\n`);
-    return EXIT_USAGE;
-  }
+  const fail = (status: number, message: string): number => {
+    io.stderr.write(`sudoku: ${message}\n`);
+    return status;
+  };
 
   let input: Readable;
+  let inputStats: Stats | undefined;
   if (fromStdin) {
     input = io.stdin;
     if ((io.stdin as { isTTY?: boolean }).isTTY)
@@ -52,13 +59,28 @@ export async function runSolve(command: SolveCommand, io: CliStreams): Promise<n
     try {
       // Opened first so a missing file is a usage error, not a stream error halfway.
       const handle = await open(command.input, 'r');
-      input = createReadStream('', { fd: handle.fd, highWaterMark: 1 << 16 });
+      inputStats = await handle.stat();
+      if (inputStats.isDirectory()) {
+        await handle.close();
+        return fail(EXIT_USAGE, `cannot read '${command.input}': it is a directory; give a puzzle file`);
+      }
+      input = handle.createReadStream({ highWaterMark: 1 << 16 });
     } catch (error) {
-      io.stderr.write(`sudoku: cannot read '${command.input}': ${errorCode(error) ?? String(error)}\n`);
-      return EXIT_USAGE;
+      return fail(EXIT_USAGE, `cannot read '${command.input}': ${errorCode(error) ?? String(error)}`);
     }
   }
-  const output = command.output === undefined ? io.stdout : createWriteStream(command.output);
+
+  let target: OutputTarget | undefined;
+  if (command.output !== undefined) {
+    try {
+      target = await openOutput(command.output, inputStats);
+    } catch (error) {
+      input.destroy();
+      if (!(error instanceof OutputError)) throw error;
+      return fail(error.code === 'OUTPUT_NOT_WRITABLE' ? EXIT_SOME_FAILED : EXIT_USAGE, error.message);
+    }
+  }
+  const output = target?.stream ?? io.stdout;
 
   try {
     const tally = await solvePuzzleStream({
@@ -70,21 +92,28 @@ export async function runSolve(command: SolveCommand, io: CliStreams): Promise<n
       failureCap: 0,
       onFailure: (failure) => io.stderr.write(`${placeOf(failure)}: ${describeProblem(failure.problem)}\n`),
     });
+    await target?.commit();
     if (tally.failed === 0) return EXIT_ALL_SOLVED;
-    io.stderr.write(`sudoku: ${tally.failed} of ${tally.counts.rows} puzzles not solved\n`);
-    return EXIT_SOME_FAILED;
+    return fail(EXIT_SOME_FAILED, `${tally.failed} of ${tally.counts.rows} puzzles not solved`);
   } catch (error) {
+    await target?.discard();
+    if (error instanceof OutputError) return fail(EXIT_SOME_FAILED, error.message);
     // The reader of stdout went away (e.g. `| head`): nothing more to say to anyone.
-    if (errorCode(error) === 'EPIPE' || errorCode(error) === 'ERR_STREAM_PREMATURE_CLOSE') return EXIT_SOME_FAILED;
-    if (command.output !== undefined) await unlink(command.output).catch(() => undefined);
-    if (isFormatError(error)) {
-      io.stderr.write(
-        `sudoku: ${error.line !== undefined ? `line ${error.line}: ` : ''}${error.code}: ${error.message}\n`,
-      );
+    if (!target && (errorCode(error) === 'EPIPE' || errorCode(error) === 'ERR_STREAM_PREMATURE_CLOSE'))
       return EXIT_SOME_FAILED;
+    const kept = target?.atomic ? '; nothing was written' : '';
+    if (isWriteError(error)) {
+      const where = command.output === undefined ? 'standard output' : `'${command.output}'`;
+      return fail(EXIT_SOME_FAILED, `cannot write ${where}: ${errorCode(error)}${kept}`);
+    }
+    if (isFormatError(error)) {
+      return fail(
+        EXIT_SOME_FAILED,
+        `${error.line !== undefined ? `line ${error.line}: ` : ''}${error.code}: ${error.message}`,
+      );
     }
     const reason = errorCode(error) ?? (error instanceof Error ? error.message : String(error));
-    io.stderr.write(`sudoku: ${reason}${error instanceof Error && errorCode(error) ? ` (${error.message})` : ''}\n`);
-    return fromStdin ? EXIT_SOME_FAILED : EXIT_USAGE;
+    const detail = error instanceof Error && errorCode(error) ? ` (${error.message})` : '';
+    return fail(EXIT_SOME_FAILED, `${reason}${detail}${kept}`);
   }
 }

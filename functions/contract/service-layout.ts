@@ -25,6 +25,8 @@ export const RUN_REPORTS_PREFIX = `${prefixes.reports}runs/`;
 export const SOURCE_ETAG_METADATA = 'source-etag';
 /** Object metadata naming the source key, URL-encoded (metadata is sent as HTTP headers: ASCII only). */
 export const SOURCE_KEY_METADATA = 'source-key';
+/** Object metadata on reports: the outcome (`solved` or `rejected`), so one HEAD tells whether a version was already handled. */
+export const REPORT_OUTCOME_METADATA = 'outcome';
 
 /** Where the answer and the report of one source file go. */
 export interface OutputKeys {

@@ -1,6 +1,6 @@
 import { formatCsvRecord, hasOpenQuote, parseCsvRecord } from './csv-fields.js';
 import { FormatError } from './errors.js';
-import { MAX_LINE_CHARS, OVERLONG_LINE } from './line-splitting.js';
+import { exceedsChars, MAX_LINE_CHARS, OVERLONG_LINE } from './line-splitting.js';
 import type { LineCodec } from './line-codec.js';
 import { overlongRow } from './row-result.js';
 import { describeProblem } from './row-json.js';
@@ -111,7 +111,7 @@ export function createCsvCodec(): LineCodec {
       if (open) {
         open.text += `\n${line}`;
         if (hasOpenQuote(open.text)) {
-          if (open.text.length > MAX_LINE_CHARS) return unclosed(tally);
+          if (exceedsChars(open.text, MAX_LINE_CHARS)) return unclosed(tally);
           return undefined;
         }
         const { text, start } = open;

@@ -1,9 +1,10 @@
 import { FormatError } from './errors.js';
+import { charCount } from './line-splitting.js';
 import { boardOf, rowJson } from './row-json.js';
 import { solveRow } from './row-result.js';
 import type { FileTally } from './tally.js';
 
-/** A .json file is read whole, so it is bounded; bigger sets belong in .jsonl, .txt or .csv. */
+/** A .json file is read whole, so it is bounded (in characters); bigger sets belong in .jsonl, .txt or .csv. */
 export const MAX_JSON_CHARS = 16 * 1024 * 1024;
 
 /** The boards of a .json document: an array, or an object with a `boards` array. */
@@ -27,7 +28,7 @@ export async function* solveJsonDocument(
   const parts: string[] = [];
   let size = 0;
   for await (const chunk of chunks) {
-    size += chunk.length;
+    size += charCount(chunk);
     if (size > maxChars) {
       throw new FormatError(
         'JSON_TOO_LARGE',

@@ -4,8 +4,29 @@ import { StringDecoder } from 'node:string_decoder';
 export const OVERLONG_LINE: unique symbol = Symbol('overlong line');
 export type Line = string | typeof OVERLONG_LINE;
 
-/** Longest line kept in memory. A board is 81 characters; a CSV row of the Kaggle sets is 164. */
+/** Longest line kept in memory, in characters. A board is 81 characters; a CSV row of the Kaggle sets is 164. */
 export const MAX_LINE_CHARS = 1 << 20;
+
+/** Characters (code points) in `text`: an emoji is two UTF-16 units, and one character in every message. */
+export function charCount(text: string): number {
+  let pairs = 0;
+  for (let i = 0; i < text.length - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        pairs++;
+        i++;
+      }
+    }
+  }
+  return text.length - pairs;
+}
+
+/** Whether `text` holds more than `max` characters; counts only when its UTF-16 length leaves it open. */
+export function exceedsChars(text: string, max: number): boolean {
+  return text.length > max && (text.length > 2 * max || charCount(text) > max);
+}
 
 /**
  * Text chunks to batches of lines (one batch per chunk, so per-line work stays synchronous).
@@ -23,7 +44,7 @@ export async function* splitLines(
     const last = text.lastIndexOf('\n');
     if (last < 0) {
       rest = text;
-      if (rest.length > maxLineChars) {
+      if (exceedsChars(rest, maxLineChars)) {
         overlong = true;
         rest = '';
       }
@@ -38,10 +59,10 @@ export async function* splitLines(
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]!;
       if (typeof line !== 'string') continue;
-      if (line.length > maxLineChars) lines[i] = OVERLONG_LINE;
+      if (exceedsChars(line, maxLineChars)) lines[i] = OVERLONG_LINE;
       else if (line.charCodeAt(line.length - 1) === 13) lines[i] = line.slice(0, -1);
     }
-    if (rest.length > maxLineChars) {
+    if (exceedsChars(rest, maxLineChars)) {
       overlong = true;
       rest = '';
     }

@@ -1,7 +1,7 @@
 /**
  * `npm run invoke -- events/NAME.json [more.json...]`: run the handler on sample events, like
  * `sam local invoke`. Logs go to stderr; each result is printed to stdout as JSON (for an HTTP
- * result, the body is shown parsed when it is JSON, so it reads as the client would see it).
+ * result, a JSON body is shown parsed and any other body as its text, as the client would see it).
  * Exits 1 if the handler throws, as the invocation would fail in AWS.
  */
 import { loadDeployedHandler } from './deployed-handler.js';
@@ -10,12 +10,32 @@ import { readFile } from 'node:fs/promises';
 import { createLambdaContext } from './lambda-context.js';
 import { DEFAULT_S3_PORT } from './s3-server.js';
 
+/** The response's Content-Type, whatever the header's case; undefined when it has none. */
+function contentTypeOf(result: { headers?: unknown }): string | undefined {
+  if (typeof result.headers !== 'object' || result.headers === null) return undefined;
+  for (const [name, value] of Object.entries(result.headers)) {
+    if (name.toLowerCase() === 'content-type' && typeof value === 'string') return value;
+  }
+  return undefined;
+}
+
+/** `application/json`, `application/problem+json` and the like: bodies shown parsed. */
+function isJsonType(contentType: string | undefined): boolean {
+  const mediaType = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+  return mediaType === 'application/json' || mediaType.endsWith('+json');
+}
+
+/**
+ * An HTTP result with its body shown as the client would read it: parsed when the response says
+ * it is JSON, otherwise kept as the text it is (a one-line text/plain answer is not a number).
+ */
 function readable(result: unknown): unknown {
-  if (typeof result !== 'object' || result === null || typeof (result as { body?: unknown }).body !== 'string')
-    return result;
-  const { body, ...rest } = result as { body: string };
+  if (typeof result !== 'object' || result === null) return result;
+  const response = result as { body?: unknown; headers?: unknown; isBase64Encoded?: unknown };
+  if (typeof response.body !== 'string' || response.isBase64Encoded === true) return result;
+  if (!isJsonType(contentTypeOf(response))) return result;
   try {
-    return { ...rest, body: JSON.parse(body) as unknown };
+    return { ...response, body: JSON.parse(response.body) as unknown };
   } catch {
     return result;
   }

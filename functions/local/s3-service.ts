@@ -16,7 +16,11 @@ export interface RunningS3Service {
   close(): Promise<void>;
 }
 
-export async function startS3Service(): Promise<RunningS3Service> {
+/**
+ * If the s3rver process dies it is restarted (s3-server.ts says so on stderr); if it cannot be,
+ * `fail` ends `npm start` rather than leave the HTTP API serving beside a dead S3.
+ */
+export async function startS3Service(context: { fail(error: Error): void }): Promise<RunningS3Service> {
   const handler = await loadDeployedHandler();
   const server = await startS3Server({
     // As in AWS, each upload is one asynchronous invocation with the function's timeout.
@@ -25,6 +29,7 @@ export async function startS3Service(): Promise<RunningS3Service> {
       process.stderr.write(
         `S3 event: the handler threw (AWS would retry, then dead-letter): ${error instanceof Error ? error.message : String(error)}\n`,
       ),
+    onServerLost: (error) => context.fail(new Error(`the local S3 server is lost: ${error.message}`)),
   });
   // The handler's S3 client reads this on first use: it must talk to this server, not to AWS.
   process.env.S3_ENDPOINT = server.endpoint;

@@ -4,6 +4,7 @@
  * continuation tokens with DES), and so solving a big file never stalls the server it reads from.
  */
 import S3rver from 's3rver';
+import { LongKeyStore } from './long-key-store.js';
 import { S3RVER_ENV } from './s3rver-messages.js';
 import type { S3rverMessage } from './s3rver-messages.js';
 
@@ -11,15 +12,19 @@ const send = (message: S3rverMessage): void => {
   process.send?.(message);
 };
 
+const directory = process.env[S3RVER_ENV.directory] ?? '.local/s3';
 const server = new S3rver({
   address: process.env[S3RVER_ENV.address] ?? '127.0.0.1',
   port: Number(process.env[S3RVER_ENV.port] ?? 4569),
-  directory: process.env[S3RVER_ENV.directory] ?? '.local/s3',
+  directory,
   silent: true,
   // Path-style only (http://127.0.0.1:4569/bucket/key), as the clients are configured.
   vhostBuckets: false,
   configureBuckets: [{ name: process.env[S3RVER_ENV.bucket] ?? 'sudoku-local' }],
 });
+
+// Keys up to S3's 1,024 bytes, whatever the length of their segments (see long-key-store.ts).
+server.store = server.context.store = new LongKeyStore(directory);
 
 // Client disconnects mid-transfer are routine (and provoked by tests); they are not the server's failures.
 server.on('error', () => undefined);

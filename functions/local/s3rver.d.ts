@@ -24,10 +24,74 @@ declare module 's3rver' {
 
   class S3rver extends EventEmitter {
     constructor(options?: S3rverOptions);
+    /** The object store; set with `context.store` (the requests' view of it) to replace it. */
+    store: unknown;
+    context: { store: unknown };
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
     on(event: 'event', listener: (event: S3rverEvent) => void): this;
     on(event: 'error', listener: (error: Error) => void): this;
   }
   export default S3rver;
+}
+
+// s3rver's file store, subclassed by long-key-store.ts (CommonJS; the parts it uses).
+declare module 's3rver/lib/stores/filesystem.js' {
+  export interface StoredObject {
+    bucket: string;
+    key: string;
+    content: unknown;
+    metadata: Record<string, unknown>;
+  }
+  export interface ListObjectsOptions {
+    delimiter?: string;
+    startAfter?: string;
+    prefix?: string;
+    maxKeys?: number;
+  }
+  export interface ListObjectsResult {
+    objects: StoredObject[];
+    commonPrefixes: string[];
+    isTruncated: boolean;
+  }
+  class FilesystemStore {
+    static encodeKeyPath(key: string): string;
+    static decodeKeyPath(keyPath: string): string;
+    constructor(rootDirectory: string);
+    readonly rootDirectory: string;
+    getBucketPath(bucket: string): string;
+    getResourcePath(bucket: string, key?: string, resource?: string): string;
+    getMetadata(bucket: string, key: string): Promise<Record<string, unknown>>;
+    putObject(object: StoredObject): Promise<{ size: number; md5: string }>;
+    initiateUpload(bucket: string, key: string, uploadId: string, metadata: unknown): Promise<void>;
+    copyObject(
+      srcBucket: string,
+      srcKey: string,
+      destBucket: string,
+      destKey: string,
+      replacementMetadata: unknown,
+    ): Promise<unknown>;
+    deleteObject(bucket: string, key: string): Promise<void>;
+    listObjects(bucket: string, options: ListObjectsOptions): Promise<ListObjectsResult>;
+  }
+  export default FilesystemStore;
+}
+
+declare module 's3rver/lib/models/object.js' {
+  import type { StoredObject } from 's3rver/lib/stores/filesystem.js';
+  class S3Object implements StoredObject {
+    constructor(bucket: string, key: string, content: unknown, metadata: Record<string, unknown>);
+    bucket: string;
+    key: string;
+    content: unknown;
+    metadata: Record<string, unknown>;
+  }
+  export default S3Object;
+}
+
+declare module 's3rver/lib/models/error.js' {
+  class S3Error extends Error {
+    constructor(code: string, message: string, detail?: Record<string, unknown>);
+  }
+  export default S3Error;
 }

@@ -13,7 +13,13 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export type LocalService = () => Promise<RunningService>;
+/** What a running service may ask of `npm start`. */
+export interface ServiceContext {
+  /** The service is lost for good: `npm start` says why on stderr, stops everything and exits non-zero. */
+  fail(error: Error): void;
+}
+
+export type LocalService = (context: ServiceContext) => Promise<RunningService>;
 
 /** The HTTP API on http://127.0.0.1:${PORT:-3000}, answered by the real handler. */
 export const httpApiService: LocalService = async () => {
@@ -43,14 +49,21 @@ export async function main(): Promise<void> {
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   process.env.POWERTOOLS_LOG_LEVEL ??= 'INFO';
   const running: RunningService[] = [];
-  const stop = async () => {
+  const stop = async (exitCode: number) => {
     await Promise.allSettled(running.reverse().map((service) => service.close()));
-    process.exit(0);
+    process.exit(exitCode);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.once('SIGINT', () => stop(0));
+  process.once('SIGTERM', () => stop(0));
+  // Half a system is worse than none: a service lost for good ends `npm start`, loudly.
+  const context: ServiceContext = {
+    fail: (error) => {
+      process.stderr.write(`npm start: ${error.message}; stopping\n`);
+      void stop(1);
+    },
+  };
   for (const start of services) {
-    const service = await start();
+    const service = await start(context);
     running.push(service);
     process.stdout.write(`${service.banner.join('\n')}\n`);
   }

@@ -7,4 +7,4 @@ export { processObject, DEFAULT_PART_SIZE, DEFAULT_QUEUE_SIZE } from './process-
 export type { ProcessObjectOptions, ProcessObjectResult } from './process-object.js';
 export { createS3Client, s3ClientSettingsFromEnv, sharedS3Client } from './s3-client.js';
 export type { S3ClientSettings } from './s3-client.js';
-export type { FileReport, ReportedFailure } from './report.js';
+export type { FileReport, ReportedCounts, ReportedFailure } from './report.js';

@@ -2,12 +2,13 @@ import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/
 import type { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { PassThrough } from 'node:stream';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import { detectFileKind, FileTally, isFormatError, solvePuzzleStream } from '../formats/index.js';
 import type { FileKind, FormatError } from '../formats/index.js';
 import { logger, recordSolves } from '../observability/powertools.js';
-import { SOURCE_ETAG_METADATA, SOURCE_KEY_METADATA } from '../contract/service-layout.js';
-import { reportedFailure } from './report.js';
+import { REPORT_OUTCOME_METADATA, SOURCE_ETAG_METADATA, SOURCE_KEY_METADATA } from '../contract/service-layout.js';
+import { reportedCounts, reportedFailure } from './report.js';
 import type { FileReport } from './report.js';
 
 /**
@@ -17,6 +18,8 @@ import type { FileReport } from './report.js';
 export const DEFAULT_PART_SIZE = 8 * 1024 * 1024;
 /** Parts uploaded at once. */
 export const DEFAULT_QUEUE_SIZE = 2;
+/** How long a failed upload waits for the solver to say whether the file itself was at fault. */
+const SOLVER_VERDICT_WAIT_MS = 5_000;
 
 export interface ProcessObjectOptions {
   client: S3Client;
@@ -36,7 +39,13 @@ export interface ProcessObjectOptions {
 
 export type ProcessObjectResult =
   | { status: 'processed'; report: FileReport }
-  | { status: 'skipped'; reason: 'already-solved' | 'source-missing'; sourceKey: string; eTag?: string };
+  | {
+      status: 'skipped';
+      /** `already-solved`/`already-rejected`: a report already answers this ETag (see `alreadyHandled`). */
+      reason: 'already-solved' | 'already-rejected' | 'source-missing';
+      sourceKey: string;
+      eTag?: string;
+    };
 
 const CONTENT_TYPE = {
   txt: 'text/plain; charset=utf-8',
@@ -64,14 +73,20 @@ async function headOrUndefined(client: S3Client, bucket: string, key: string) {
   }
 }
 
-/** Whether the output and the report both already answer this version of the source. */
-async function alreadySolved(options: ProcessObjectOptions, eTag: string): Promise<boolean> {
+/**
+ * What was already done for this version of the source, if anything. A solved file is done only
+ * when both its output and its report answer the ETag (the report is written last, so an output
+ * without one is an interrupted run); a rejected file has no output, and its report alone says so.
+ */
+async function alreadyHandled(options: ProcessObjectOptions, eTag: string): Promise<'solved' | 'rejected' | undefined> {
   const [output, report] = await Promise.all([
     headOrUndefined(options.client, options.bucket, options.outputKey),
     headOrUndefined(options.client, options.bucket, options.reportKey),
   ]);
   const answers = (head: typeof output) => bareETag(head?.Metadata?.[SOURCE_ETAG_METADATA]) === eTag;
-  return answers(output) && answers(report);
+  if (!answers(report)) return undefined;
+  if (report?.Metadata?.[REPORT_OUTCOME_METADATA] === 'rejected') return 'rejected';
+  return answers(output) ? 'solved' : undefined;
 }
 
 /**
@@ -112,7 +127,10 @@ async function solveIntoOutput(
   });
   const uploading = upload.done();
   // Whichever side fails first ends both: a stalled upload must not leave the reader waiting forever.
-  solving.catch(() => undefined);
+  let solveError: unknown;
+  solving.catch((error: unknown) => {
+    solveError = error;
+  });
   uploading.catch(() => undefined);
   try {
     await Promise.all([solving, uploading]);
@@ -122,7 +140,14 @@ async function solveIntoOutput(
     // makes the Upload send AbortMultipartUpload; it settles only after that, so wait for it.
     outputBody.destroy(error instanceof Error ? error : new Error(String(error)));
     await uploading.catch(() => undefined);
-    throw error;
+    // The solver's verdict wins: when the file is at fault (a FormatError such as BAD_GZIP), the
+    // upload fails with the same underlying error, and on Node 24 it says so first, while the
+    // solving pipeline settles only once all its streams have closed. Its streams are destroyed
+    // above, so it settles promptly; the bound only keeps a stream that never closes from
+    // holding the invocation.
+    if (solveError === undefined)
+      await Promise.race([solving.catch(() => undefined), delay(SOLVER_VERDICT_WAIT_MS, undefined, { ref: false })]);
+    throw isFormatError(solveError) ? solveError : error;
   }
 }
 
@@ -143,9 +168,10 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
     return { status: 'skipped', reason: 'source-missing', sourceKey };
   }
   const eTag = bareETag(head.ETag);
-  if (!options.force && (await alreadySolved(options, eTag))) {
-    logger.info('Source already solved at this ETag; skipping', { bucket, sourceKey, eTag });
-    return { status: 'skipped', reason: 'already-solved', sourceKey, eTag };
+  const handled = options.force ? undefined : await alreadyHandled(options, eTag);
+  if (handled) {
+    logger.info(`Source already ${handled} at this ETag; skipping`, { bucket, sourceKey, eTag });
+    return { status: 'skipped', reason: handled === 'solved' ? 'already-solved' : 'already-rejected', sourceKey, eTag };
   }
 
   const detected = detectFileKind(sourceKey);
@@ -168,13 +194,14 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
     output: { key: options.outputKey, written: !rejection },
     format: kind,
     ...(rejection ? { error: rejection.toJSON() } : {}),
-    counts: tally.counts,
-    failures: tally.failures.map(reportedFailure),
-    failuresTotal: tally.failuresTotal,
+    // A rejected file's answers were never written: its report counts none of them.
+    counts: reportedCounts(tally, rejection !== undefined),
+    failures: rejection ? [] : tally.failures.map(reportedFailure),
+    failuresTotal: rejection ? 0 : tally.failuresTotal,
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     durationMs: Math.round(durationMs),
-    puzzlesPerSecond: durationMs > 0 ? Math.round((tally.counts.rows * 1000) / durationMs) : 0,
+    puzzlesPerSecond: !rejection && durationMs > 0 ? Math.round((tally.counts.rows * 1000) / durationMs) : 0,
   };
   await client.send(
     new PutObjectCommand({
@@ -182,10 +209,14 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
       Key: options.reportKey,
       Body: `${JSON.stringify(report, null, 2)}\n`,
       ContentType: 'application/json',
-      Metadata: { [SOURCE_ETAG_METADATA]: eTag, [SOURCE_KEY_METADATA]: encodeURIComponent(sourceKey) },
+      Metadata: {
+        [SOURCE_ETAG_METADATA]: eTag,
+        [SOURCE_KEY_METADATA]: encodeURIComponent(sourceKey),
+        [REPORT_OUTCOME_METADATA]: report.outcome,
+      },
     }),
   );
-  recordSolves(tally.counts.solved, tally.failed, Math.round(durationMs * 1000));
+  recordSolves(report.counts.solved, report.counts.rows - report.counts.solved, Math.round(durationMs * 1000));
   const summary = {
     bucket,
     sourceKey,

@@ -1,4 +1,4 @@
-import type { FileKind, RowCounts, RowFailure, RowProblem, RowStatus } from '../formats/index.js';
+import type { FileKind, FileTally, RowCounts, RowFailure, RowProblem, RowStatus } from '../formats/index.js';
 import type { FormatErrorCode } from '../formats/index.js';
 
 /** A failed row in a report: its place (line or index), status, code, message and cell. */
@@ -13,8 +13,9 @@ export interface FileReport {
   format: FileKind | undefined;
   /** Why a rejected file was rejected. */
   error?: { code: FormatErrorCode; message: string; line?: number };
-  counts: RowCounts;
-  /** The first failed rows (capped); `failuresTotal` counts them all. */
+  /** Rows answered in the output. A rejected file's output was never written, so all are 0 there. */
+  counts: ReportedCounts;
+  /** The first failed rows (capped); `failuresTotal` counts them all. Empty for a rejected file. */
   failures: ReportedFailure[];
   failuresTotal: number;
   startedAt: string;
@@ -22,6 +23,28 @@ export interface FileReport {
   durationMs: number;
   /** Rows (blank lines excluded) per second of the whole processing: read, solve, write. */
   puzzlesPerSecond: number;
+}
+
+/** Row counts of a report; a rejected file's also say how far reading got before the error. */
+export type ReportedCounts = RowCounts & {
+  /** Rejected files only: rows (blank lines excluded) read before the error; none of them was answered in an output. */
+  rowsReadBeforeError?: number;
+};
+
+/** The counts a report may claim: what the tally saw if the output was written, else nothing but how far reading got. */
+export function reportedCounts(tally: FileTally, rejected: boolean): ReportedCounts {
+  if (!rejected) return { ...tally.counts };
+  const none: RowCounts = {
+    rows: 0,
+    blank: 0,
+    solved: 0,
+    unique: 0,
+    multiple: 0,
+    noSolution: 0,
+    contradictory: 0,
+    malformed: 0,
+  };
+  return { ...none, rowsReadBeforeError: tally.counts.rows };
 }
 
 export function reportedFailure(failure: RowFailure): ReportedFailure {

@@ -28,6 +28,20 @@ function describeChar(ch: string): string {
     : `'${ch}'`;
 }
 
+/** Characters (code points, not UTF-16 units) in `text` before unit `end`: places are told in characters. */
+function charsBefore(text: string, end: number): number {
+  let chars = 0;
+  for (let i = 0; i < end; i++, chars++) if ((text.codePointAt(i) ?? 0) > 0xffff) i++;
+  return chars;
+}
+
+/** The first `count` characters of `text`, never half of a surrogate pair. */
+function leadingChars(text: string, count: number): string {
+  let end = 0;
+  for (let k = 0; k < count && end < text.length; k++) end += (text.codePointAt(end) ?? 0) > 0xffff ? 2 : 1;
+  return text.slice(0, end);
+}
+
 /**
  * Parse an 81-cell string: 1-9 givens, '.' or '0' empty; whitespace and '|' '-' '+' ignored.
  * Bad characters are located at the cell they would have filled.
@@ -45,14 +59,17 @@ export function parseBoardString(text: string): ParseResult {
     } else if (c === CODE_DOT) {
       n++;
     } else if (!isIgnorable(c)) {
+      const cp = text.codePointAt(i) ?? c;
       if (bad < MAX_REPORTED) {
-        const ch = String.fromCodePoint(text.codePointAt(i) ?? c);
-        const shown = describeChar(ch);
+        const shown = describeChar(String.fromCodePoint(cp));
         problems.push(
-          n < 81 ? badCharacter(Math.floor(n / 9) + 1, (n % 9) + 1, shown) : badCharacterBeyondBoard(i + 1, shown),
+          n < 81
+            ? badCharacter(Math.floor(n / 9) + 1, (n % 9) + 1, shown)
+            : badCharacterBeyondBoard(charsBefore(text, i) + 1, shown),
         );
-        if (ch.length === 2) i++;
       }
+      // A character beyond U+FFFF (an emoji) is two UTF-16 units but one character: one cell.
+      if (cp > 0xffff) i++;
       bad++;
       n++;
     }
@@ -64,7 +81,9 @@ export function parseBoardString(text: string): ParseResult {
 function describeValue(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'string') return v.length === 1 ? describeChar(v) : `the string ${JSON.stringify(v.slice(0, 20))}`;
+  if (typeof v === 'string') {
+    return v !== '' && leadingChars(v, 1) === v ? describeChar(v) : `the string ${JSON.stringify(leadingChars(v, 20))}`;
+  }
   if (typeof v === 'number') return String(v);
   return `a value of type ${typeof v}`;
 }

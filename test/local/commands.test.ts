@@ -1,7 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
@@ -64,6 +67,23 @@ describe('npm run invoke (functions/local/invoke.ts)', () => {
     const result = JSON.parse(run.stdout) as { statusCode: number; body: { solution: string } };
     expect(result.statusCode).toBe(200);
     expect(result.body.solution).toMatch(/^[1-9]{81}$/);
+  });
+
+  it('prints a text/plain body as its text (a one-line answer is not a number) and a problem+json body parsed', () => {
+    const event = JSON.parse(readFileSync(path.join(root, 'events', 'http-solve-text-lines.json'), 'utf8')) as {
+      body: string;
+    };
+    const eventFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'sudoku-invoke-')), 'one-line.json');
+    writeFileSync(eventFile, JSON.stringify({ ...event, body: `${EASY}\n` }));
+    const run = spawnSync(tsx, ['functions/local/invoke.ts', eventFile, 'events/http-solve-bad-board.json'], {
+      cwd: root,
+      encoding: 'utf8',
+      env: quiet,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const [text, problem] = run.stdout.split(/\n(?=\{)/).map((printed) => JSON.parse(printed) as { body: unknown });
+    expect(text!.body).toBe(`${EASY_SOLUTION}\n`);
+    expect(problem!.body).toMatchObject({ status: 400, problems: expect.any(Array) });
   });
 
   it('exits 1 and prints the error when the handler rejects the event', () => {

@@ -1,0 +1,182 @@
+/**
+ * s3rver's file store, made to hold every key S3 accepts (up to 1,024 bytes). s3rver stores an
+ * object as files named after its key's segments plus a suffix (`<last segment>._S3rver_object`,
+ * `._S3rver_metadata.json`): a segment over 233 bytes exceeds the 255-byte file name limit, and
+ * s3rver then crashes (241+ bytes) or leaves an object without metadata that breaks every listing
+ * (234-240). Here a segment longer than `SEGMENT_BYTES` is stored under its SHA-256 instead, and
+ * such an object's full key is kept beside it (`._S3rver_key`) so listings return the real key.
+ * Keys with only short segments are stored exactly as s3rver stores them.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rmdir, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import S3Error from 's3rver/lib/models/error.js';
+import S3Object from 's3rver/lib/models/object.js';
+import FilesystemStore from 's3rver/lib/stores/filesystem.js';
+import type { ListObjectsOptions, ListObjectsResult, StoredObject } from 's3rver/lib/stores/filesystem.js';
+
+/** S3's limit on a key, in UTF-8 bytes. */
+export const MAX_KEY_BYTES = 1024;
+/** Longest segment stored by name: 255 bytes less s3rver's longest suffix (`._S3rver_metadata.json`, 22), with room to spare. */
+export const SEGMENT_BYTES = 200;
+/** Starts a hashed segment's name; a real segment that starts so is hashed too, so no two keys share files. */
+const HASHED = '~sha256-';
+const OBJECT_SUFFIX = '._S3rver_object';
+const KEY_SUFFIX = '._S3rver_key';
+const UPLOADS_DIR = '._S3rver_uploads';
+
+function storedSegment(segment: string): string {
+  if (Buffer.byteLength(segment) <= SEGMENT_BYTES && !segment.startsWith(HASHED)) return segment;
+  return HASHED + createHash('sha256').update(segment).digest('hex');
+}
+
+function isHashed(key: string): boolean {
+  return key.split('/').some((segment) => storedSegment(segment) !== segment);
+}
+
+/** S3 lists keys in the order of their UTF-8 bytes. */
+function byBytes(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+}
+
+function isMissing(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'ENOENT';
+}
+
+function checkKeyLength(key: string): void {
+  if (Buffer.byteLength(key) > MAX_KEY_BYTES) {
+    throw new S3Error('KeyTooLongError', 'Your key is too long', {
+      MaxSizeAllowed: MAX_KEY_BYTES,
+      Size: Buffer.byteLength(key),
+    });
+  }
+}
+
+export class LongKeyStore extends FilesystemStore {
+  override getResourcePath(bucket: string, key = '', resource?: string): string {
+    const parts = FilesystemStore.encodeKeyPath(key).split('/').map(storedSegment);
+    const last = parts.pop() ?? '';
+    return path.join(this.rootDirectory, bucket, ...parts, `${last}._S3rver_${resource}`);
+  }
+
+  override async putObject(object: StoredObject): Promise<{ size: number; md5: string }> {
+    checkKeyLength(object.key);
+    const stored = await super.putObject(object);
+    await this.keepKey(object.bucket, object.key);
+    return stored;
+  }
+
+  override async initiateUpload(bucket: string, key: string, uploadId: string, metadata: unknown): Promise<void> {
+    checkKeyLength(key);
+    await super.initiateUpload(bucket, key, uploadId, metadata);
+  }
+
+  override async copyObject(
+    srcBucket: string,
+    srcKey: string,
+    destBucket: string,
+    destKey: string,
+    replacementMetadata: unknown,
+  ): Promise<unknown> {
+    checkKeyLength(destKey);
+    const copied = await super.copyObject(srcBucket, srcKey, destBucket, destKey, replacementMetadata);
+    await this.keepKey(destBucket, destKey);
+    return copied;
+  }
+
+  override async deleteObject(bucket: string, key: string): Promise<void> {
+    await Promise.all(
+      ['object', 'object.md5', 'metadata.json', 'key'].map((resource) =>
+        unlink(this.getResourcePath(bucket, key, resource)).catch((error: unknown) => {
+          if (!isMissing(error)) throw error;
+        }),
+      ),
+    );
+    // Folders left empty go, as in s3rver, by their stored (possibly hashed) names.
+    const bucketPath = this.getBucketPath(bucket);
+    const folders = FilesystemStore.encodeKeyPath(key).split('/').map(storedSegment).slice(0, -1);
+    while (folders.length) {
+      const folder = path.join(bucketPath, ...folders);
+      const left = await readdir(folder).catch(() => undefined);
+      if (left === undefined || left.length > 0) break;
+      await rmdir(folder).catch(() => undefined);
+      folders.pop();
+    }
+  }
+
+  override async listObjects(bucket: string, options: ListObjectsOptions): Promise<ListObjectsResult> {
+    const { delimiter = '', startAfter = '', prefix = '', maxKeys = Number.POSITIVE_INFINITY } = options;
+    const keys = (await this.allKeys(bucket, prefix))
+      .filter((key) => key.startsWith(prefix) && byBytes(key, startAfter) > 0)
+      .sort(byBytes);
+    const commonPrefixes = new Set<string>();
+    const listed: string[] = [];
+    let isTruncated = false;
+    for (const key of keys) {
+      const cut = delimiter ? key.indexOf(delimiter, prefix.length) : -1;
+      if (cut !== -1) {
+        commonPrefixes.add(key.slice(0, cut + delimiter.length));
+        continue;
+      }
+      if (listed.length >= maxKeys) {
+        isTruncated = true;
+        break;
+      }
+      listed.push(key);
+    }
+    const metadata = await Promise.all(
+      listed.map((key) =>
+        this.getMetadata(bucket, key).catch((error: unknown) => {
+          if (isMissing(error)) return undefined;
+          throw error;
+        }),
+      ),
+    );
+    return {
+      objects: listed.flatMap((key, i) => (metadata[i] ? [new S3Object(bucket, key, null, metadata[i])] : [])),
+      commonPrefixes: [...commonPrefixes].sort(byBytes),
+      isTruncated,
+    };
+  }
+
+  /** An object stored under hashed names gets its full key written beside it, for listings. */
+  private async keepKey(bucket: string, key: string): Promise<void> {
+    if (!isHashed(key)) return;
+    const keyPath = this.getResourcePath(bucket, key, 'key');
+    await mkdir(path.dirname(keyPath), { recursive: true });
+    await writeFile(keyPath, key);
+  }
+
+  /** Every key under the folders that can hold `prefix`, read back from the file names (or the kept key of a hashed one). */
+  private async allKeys(bucket: string, prefix: string): Promise<string[]> {
+    const bucketPath = this.getBucketPath(bucket);
+    const keys: string[] = [];
+    const visit = async (folder: string, parts: string[]): Promise<void> => {
+      const entries = await readdir(folder, { withFileTypes: true }).catch((error: unknown) => {
+        if (isMissing(error)) return [];
+        throw error;
+      });
+      for (const entry of entries) {
+        if (entry.isDirectory()) {
+          if (parts.length === 0 && entry.name === UPLOADS_DIR) continue;
+          const folderKey = `${[...parts, entry.name].join('/')}/`;
+          // A folder named by its key segments can be skipped when no key under it has the prefix.
+          const plain = !entry.name.startsWith(HASHED) && !parts.some((p) => p.startsWith(HASHED));
+          if (plain && !folderKey.startsWith(prefix) && !prefix.startsWith(folderKey)) continue;
+          await visit(path.join(folder, entry.name), [...parts, entry.name]);
+        } else if (entry.name.endsWith(OBJECT_SUFFIX)) {
+          const stored = [...parts, entry.name.slice(0, -OBJECT_SUFFIX.length)];
+          if (stored.some((p) => p.startsWith(HASHED))) {
+            const stem = path.join(folder, `${stored.at(-1)}${KEY_SUFFIX}`);
+            const key = await readFile(stem, 'utf8').catch(() => undefined);
+            if (key !== undefined) keys.push(key);
+          } else {
+            keys.push(FilesystemStore.decodeKeyPath(stored.join('/')));
+          }
+        }
+      }
+    };
+    await visit(bucketPath, []);
+    return keys;
+  }
+}
