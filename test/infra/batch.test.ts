@@ -26,7 +26,7 @@ function idOf(type: string, where: (p: Json) => boolean = () => true): string {
 
 const bucketId = () => idOf('AWS::S3::Bucket', (p) => p.LoggingConfiguration !== undefined);
 const functionId = () =>
-  idOf('AWS::Lambda::Function', (p) => p.Handler === 'index.handler' && p.Runtime === 'nodejs22.x');
+  idOf('AWS::Lambda::Function', (p) => p.Handler === 'index.handler' && p.Runtime === 'nodejs24.x');
 const stateMachineId = () => idOf('AWS::StepFunctions::StateMachine');
 
 /** A CloudFormation value rendered as text: `{Ref: X}` -> `${X}`, `{Fn::GetAtt: [X, A]}` -> `${X.A}`. */

@@ -36,7 +36,7 @@ function only(type: string): {
 
 function solverFunction() {
   const functions = template.findResources('AWS::Lambda::Function', {
-    Properties: { Handler: 'index.handler', Runtime: 'nodejs22.x' },
+    Properties: { Handler: 'index.handler', Runtime: 'nodejs24.x' },
   });
   const [logicalId, ...others] = Object.keys(functions);
   expect(logicalId).toBeDefined();
@@ -101,9 +101,9 @@ function solverS3Grants(): Record<string, string[]> {
 }
 
 describe('function', () => {
-  it('runs Node.js 22 on arm64 with the bundle entry index.handler', () => {
+  it('runs Node.js 24 on arm64 with the bundle entry index.handler', () => {
     expect(solverFunction().properties).toMatchObject({
-      Runtime: 'nodejs22.x',
+      Runtime: 'nodejs24.x',
       Architectures: ['arm64'],
       Handler: 'index.handler',
     });
