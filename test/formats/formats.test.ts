@@ -252,7 +252,7 @@ describe('gzip', () => {
     await expect(run).rejects.toMatchObject({ name: 'FormatError', code: 'BAD_GZIP' });
   });
 
-  it('fails the output stream itself with BAD_GZIP (not zlib\'s raw error), so an upload fed by it reports the file', async () => {
+  it("fails the output stream itself with BAD_GZIP (not zlib's raw error), so an upload fed by it reports the file", async () => {
     // An S3 upload reads the output: whichever error destroys the output is the one it rejects with.
     const { PassThrough, Readable } = await import('node:stream');
     const { solvePuzzleStream } = await import('../../functions/formats/index.js');
