@@ -43,6 +43,7 @@ export class SudokuStack extends Stack {
     const http = new HttpApi(this, 'Http', {
       handler: fn,
       auth: settings.apiAuth,
+      corsOrigins: settings.corsOrigins,
       rateLimit: settings.apiRateLimit,
       burstLimit: settings.apiBurstLimit,
       logRetentionDays: settings.logRetentionDays,

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { logger } from '../observability/powertools.js';
+import { isPreflight, preflightResponse, withCorsHeaders } from './cors.js';
 import { ClientError } from './problems.js';
 import { toHttpRequest } from './request.js';
 import { problemDetails, problemResponse } from './responses.js';
@@ -19,7 +20,9 @@ export function handleHttpEvent(
   const request = toHttpRequest(event);
   let response: HttpResponse;
   try {
-    response = route(request)(request, SolveBudget.forInvocation(context));
+    response = isPreflight(request)
+      ? preflightResponse(request)
+      : route(request)(request, SolveBudget.forInvocation(context));
   } catch (error) {
     if (error instanceof ClientError) {
       response = problemResponse(problemDetails(error.problemType, error.detail, request.requestId, error.extra));
@@ -34,6 +37,7 @@ export function handleHttpEvent(
       );
     }
   }
+  response = withCorsHeaders(request, response);
   logger.info('HTTP request', {
     method: request.method,
     path: request.path.slice(0, 200),

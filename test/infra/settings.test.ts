@@ -33,8 +33,18 @@ describe('readSettings', () => {
     ['logRetentionDays', 10],
     ['batchSchedule', 'daily'],
     ['batchToleratedFailurePercent', 101],
+    ['corsOrigins', 'app.example.com'],
+    ['corsOrigins', 'https://app.example.com/path'],
+    ['corsOrigins', '*,https://app.example.com'],
+    ['corsOrigins', []],
   ])('rejects %s=%j with a message naming the key', (key, value) => {
     expect(() => settingsFrom({ [key]: value })).toThrow(`context "${key}"`);
+  });
+
+  it('reads corsOrigins from a comma-separated string or a JSON array', () => {
+    const origins = ['https://app.example.com', 'http://localhost:5173'];
+    expect(settingsFrom({ corsOrigins: origins.join(', ') }).corsOrigins).toEqual(origins);
+    expect(settingsFrom({ corsOrigins: origins }).corsOrigins).toEqual(origins);
   });
 });
 
@@ -48,6 +58,7 @@ describe('a stack with every setting changed', () => {
       apiRateLimit: 10,
       apiBurstLimit: 20,
       apiAuth: 'iam',
+      corsOrigins: 'https://app.example.com,https://admin.example.com',
       inputExpirationDays: 7,
       outputExpirationDays: 14,
       logRetentionDays: 7,
@@ -76,12 +87,27 @@ describe('a stack with every setting changed', () => {
     });
   });
 
-  it('requires IAM authorization on every route with apiAuth=iam', () => {
-    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route'));
-    expect(routes.length).toBeGreaterThan(0);
+  it('requires IAM authorization on every route with apiAuth=iam, but lets unsigned CORS preflights through', () => {
+    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
+      (route) => (route as { Properties: { RouteKey: string; AuthorizationType: string } }).Properties,
+    );
+    expect(routes.length).toBeGreaterThan(1);
     for (const route of routes) {
-      expect((route as { Properties: { AuthorizationType: string } }).Properties.AuthorizationType).toBe('AWS_IAM');
+      expect(route.AuthorizationType, route.RouteKey).toBe(route.RouteKey === 'OPTIONS /{proxy+}' ? 'NONE' : 'AWS_IAM');
     }
+    expect(routes.map((route) => route.RouteKey)).toContain('OPTIONS /{proxy+}');
+  });
+
+  it('allows the corsOrigins in API Gateway and tells the function the same origins', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      CorsConfiguration: Match.objectLike({ AllowOrigins: ['https://app.example.com', 'https://admin.example.com'] }),
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Handler: 'index.handler',
+      Environment: {
+        Variables: Match.objectLike({ CORS_ALLOW_ORIGINS: 'https://app.example.com,https://admin.example.com' }),
+      },
+    });
   });
 
   it('expires objects after inputExpirationDays and outputExpirationDays', () => {

@@ -131,6 +131,7 @@ describe('function', () => {
       POWERTOOLS_METRICS_NAMESPACE: 'Sudoku',
       POWERTOOLS_LOG_LEVEL: 'INFO',
       NODE_OPTIONS: '--enable-source-maps',
+      CORS_ALLOW_ORIGINS: '*',
     });
   });
 
@@ -286,8 +287,14 @@ describe('HTTP API', () => {
         AllowOrigins: ['*'],
         AllowMethods: Match.arrayWith(['GET', 'POST']),
         AllowHeaders: Match.arrayWith(['content-type']),
+        ExposeHeaders: Match.arrayWith(['x-sudoku-solved', 'x-sudoku-failed']),
       }),
     });
+    // Public mode: no authorizer, so preflights need no route of their own.
+    const routeKeys = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
+      (route) => (route as { Properties: { RouteKey: string } }).Properties.RouteKey,
+    );
+    expect(routeKeys).not.toContain('OPTIONS /{proxy+}');
   });
 });
 
