@@ -4,6 +4,7 @@ import { isPreflight, preflightResponse, withCorsHeaders } from './cors.js';
 import { ClientError } from './problems.js';
 import { toHttpRequest } from './request.js';
 import { problemDetails, problemResponse } from './responses.js';
+import { withinResponseLimit } from './response-size.js';
 import { route } from './routes.js';
 import { SolveBudget } from './solve-budget.js';
 import type { HttpResponse } from './types.js';
@@ -37,7 +38,7 @@ export function handleHttpEvent(
       );
     }
   }
-  response = withCorsHeaders(request, response);
+  response = withinResponseLimit(withCorsHeaders(request, response), request.requestId);
   logger.info('HTTP request', {
     method: request.method,
     path: request.path.slice(0, 200),
