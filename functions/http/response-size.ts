@@ -1,3 +1,4 @@
+import { prefixes } from '../contract/service-layout.js';
 import { MAX_RESPONSE_BYTES } from './constants.js';
 import { problemDetails, problemResponse } from './responses.js';
 import type { HttpResponse } from './types.js';
@@ -26,8 +27,8 @@ export function withinResponseLimit(
     problemDetails(
       'responseTooLarge',
       `The answer would be ${bytes} bytes; Lambda returns at most ${limit} bytes to API Gateway. Send fewer boards ` +
-        'per request, or put the puzzles in a file under incoming/ in the bucket: files have no size limit and are ' +
-        'answered under solved/ with a report under reports/.',
+        `per request, or put the puzzles in a file under ${prefixes.incoming} in the bucket: files have no size limit ` +
+        `and are answered under ${prefixes.solved} with a report under ${prefixes.reports}.`,
       requestId,
       { limit },
     ),
