@@ -3,7 +3,7 @@
 // so a typo fails the synth with a clear message instead of deploying something surprising.
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
-import { RUN_DEFAULTS } from '../functions/contract/service-layout.js';
+import { CORS, RUN_DEFAULTS } from '../functions/contract/service-layout.js';
 
 export type ApiAuth = 'none' | 'iam';
 
@@ -26,6 +26,11 @@ export interface Settings {
   readonly filesTimeoutSeconds: number;
   /** Concurrency reserved for the files function (S3 events and map items); 0 = none. */
   readonly filesReservedConcurrency: number;
+  /**
+   * Origins whose browser scripts may call the API (CORS): `*` for any, or a list such as
+   * `-c corsOrigins=https://app.example.com,https://admin.example.com`.
+   */
+  readonly corsOrigins: readonly string[];
   /** Days after which `incoming/` and `batch/` objects expire. */
   readonly inputExpirationDays: number;
   /** Days after which `solved/` and `reports/` objects expire. */
@@ -69,6 +74,7 @@ export const defaults: Settings = {
   filesMemoryMb: 1769,
   filesTimeoutSeconds: 900,
   filesReservedConcurrency: 30,
+  corsOrigins: CORS.defaultOrigins,
   inputExpirationDays: 30,
   outputExpirationDays: 90,
   logRetentionDays: 30,
@@ -131,6 +137,25 @@ function text(node: Node, key: keyof Settings, fallback: string, pattern: RegExp
   return raw;
 }
 
+/** `*`, or origins as browsers send them (scheme://host[:port], no path), from a comma-separated string or a JSON array. */
+function origins(node: Node, key: keyof Settings, fallback: readonly string[]): readonly string[] {
+  const raw: unknown = node.tryGetContext(key);
+  if (raw === undefined) return fallback;
+  const list = typeof raw === 'string' ? raw.split(',').map((o) => o.trim()) : raw;
+  const origin = /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i;
+  if (
+    !Array.isArray(list) ||
+    list.length === 0 ||
+    !list.every((o) => typeof o === 'string' && (o === '*' || origin.test(o))) ||
+    (list.includes('*') && list.length > 1)
+  ) {
+    throw new Error(
+      `context "${key}" must be * or a comma-separated list of origins like https://app.example.com, got ${JSON.stringify(raw)}`,
+    );
+  }
+  return list as string[];
+}
+
 /** CloudWatch Logs accepts only some retention periods (1, 3, 5, 7, 14, 30, 60, 90, ... days). */
 function retention(node: Node, fallback: number): number {
   const value = integer(node, 'logRetentionDays', fallback, 1, 3653);
@@ -172,6 +197,7 @@ export function readSettings(node: Node): Settings {
     filesMemoryMb: integer(node, 'filesMemoryMb', defaults.filesMemoryMb, 128, 10240),
     filesTimeoutSeconds: integer(node, 'filesTimeoutSeconds', defaults.filesTimeoutSeconds, 30, 900),
     filesReservedConcurrency: integer(node, 'filesReservedConcurrency', defaults.filesReservedConcurrency, 0, 10000),
+    corsOrigins: origins(node, 'corsOrigins', defaults.corsOrigins),
     inputExpirationDays: integer(node, 'inputExpirationDays', defaults.inputExpirationDays, 1, 3650),
     outputExpirationDays: integer(node, 'outputExpirationDays', defaults.outputExpirationDays, 1, 3650),
     logRetentionDays: retention(node, defaults.logRetentionDays),

@@ -60,6 +60,7 @@ export class SudokuStack extends Stack {
     const http = new HttpApi(this, 'Http', {
       handler: apiFunction,
       auth: settings.apiAuth,
+      corsOrigins: settings.corsOrigins,
       rateLimit: settings.apiRateLimit,
       burstLimit: settings.apiBurstLimit,
       logRetentionDays: settings.logRetentionDays,

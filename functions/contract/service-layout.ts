@@ -77,3 +77,20 @@ export const RUN_DEFAULTS = {
   /** Keys handed to one invocation: the map's item batcher. */
   itemsPerInvocation: 10,
 } as const;
+
+/**
+ * CORS, as browsers on other origins need it. The stack configures API Gateway with these values
+ * and the function answers the preflights API Gateway passes on with the same ones, so both
+ * always agree. The allowed origins are a setting (`corsOrigins`), handed to the function in
+ * the environment variable `originsEnv` as a comma-separated list; without it (locally, in tests) any origin may call.
+ */
+export const CORS = {
+  defaultOrigins: ['*'],
+  originsEnv: 'CORS_ALLOW_ORIGINS',
+  allowMethods: ['GET', 'POST', 'OPTIONS'],
+  /** content-type for JSON and text bodies; the rest are what a SigV4-signed (IAM mode) call sends. */
+  allowHeaders: ['content-type', 'authorization', 'x-amz-date', 'x-amz-security-token', 'x-amz-content-sha256'],
+  /** Response headers a browser script may read beyond the safelisted ones: the text/plain counts and the request id. */
+  exposeHeaders: ['x-sudoku-solved', 'x-sudoku-failed', 'apigw-requestid'],
+  maxAgeSeconds: 86_400,
+} as const;

@@ -1,4 +1,3 @@
-import { Duplex } from 'node:stream';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
@@ -62,21 +61,45 @@ export interface SolvePuzzleStreamOptions extends FileTallyOptions {
  */
 export async function solvePuzzleStream(options: SolvePuzzleStreamOptions): Promise<FileTally> {
   const tally = options.tally ?? new FileTally(options);
-  const solving = Duplex.from(async function* (source: AsyncIterable<Buffer>) {
+  // Plain generator functions, not Duplex.from(generator): on Node 22 a Duplex.from stage whose
+  // upstream fails never settles the pipeline (a bad .gz hung the CLI and the S3 path).
+  const stages: PipelineStage[] = [options.input];
+  if (options.gunzip) stages.push(gunzipOrFormatError(options.input));
+  stages.push(async function* solving(source: AsyncIterable<Buffer>) {
     yield* solveText(decodeUtf8(source), options.format, tally);
   });
-  const stages: (NodeJS.ReadableStream | NodeJS.WritableStream | NodeJS.ReadWriteStream)[] = [options.input];
-  if (options.gunzip) stages.push(createGunzip());
-  stages.push(solving);
   if (options.gzip) stages.push(createGzip());
   stages.push(options.output);
-  try {
-    await pipeline(stages);
-  } catch (error) {
-    if (options.gunzip && isBadGzip(error, options.input)) {
-      throw new FormatError('BAD_GZIP', `The file ends in .gz but is not valid gzip (${(error as Error).message}).`);
-    }
-    throw error;
-  }
+  await (pipeline as (stages: PipelineStage[]) => Promise<void>)(stages);
   return tally;
+}
+
+type PipelineStage =
+  | NodeJS.ReadableStream
+  | NodeJS.WritableStream
+  | NodeJS.ReadWriteStream
+  | ((source: AsyncIterable<Buffer>) => AsyncIterable<Buffer | string>);
+
+/**
+ * A gunzip stage that fails with BAD_GZIP itself. The pipeline destroys every stage with the
+ * first error it sees; were that zlib's own error, the output (an S3 upload) would fail with it
+ * before the caller could reclassify it, and a bad file would look like a transport failure to retry.
+ */
+function gunzipOrFormatError(input: Readable) {
+  return async function* gunzipped(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+    const gunzip = createGunzip();
+    const feeding = pipeline(source, gunzip);
+    feeding.catch(() => undefined);
+    try {
+      for await (const chunk of gunzip) yield chunk as Buffer;
+      await feeding;
+    } catch (error) {
+      if (isBadGzip(error, input)) {
+        throw new FormatError('BAD_GZIP', `The file ends in .gz but is not valid gzip (${(error as Error).message}).`);
+      }
+      throw error;
+    } finally {
+      gunzip.destroy();
+    }
+  };
 }

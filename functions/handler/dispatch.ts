@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { mapEventKind, runRequestKind } from '../batch/event-kinds.js';
 import { httpEventKind } from '../http/event-kind.js';
-import { s3EventKind } from '../s3/event-kind.js';
+import { s3EventBridgeKind, s3EventKind, s3SqsKind } from '../s3/event-kind.js';
 import { logger } from '../observability/powertools.js';
 import { isRecord, type EventKind } from '../contract/event-kind.js';
 
@@ -9,7 +9,14 @@ import { isRecord, type EventKind } from '../contract/event-kind.js';
  * Every kind of event the function handles, asked in this order. To add one, write its
  * `EventKind` beside its adapter (e.g. functions/s3/event-kind.ts) and add it here.
  */
-export const eventKinds: readonly EventKind[] = [httpEventKind, s3EventKind, mapEventKind, runRequestKind];
+export const eventKinds: readonly EventKind[] = [
+  httpEventKind,
+  s3EventKind,
+  s3EventBridgeKind,
+  s3SqsKind,
+  mapEventKind,
+  runRequestKind,
+];
 
 /** Longest excerpt of an unrecognised event written to the log. */
 const LOGGED_EVENT_CHARS = 2000;

@@ -1,4 +1,5 @@
 import { solveBoard, type BoardOutput, type Problem, type SolveStats } from '../sudoku/index.js';
+import { MAX_PROBLEMS_PER_BOARD } from './constants.js';
 
 /** Codes that mean "well-formed, but no answer to give": 422, not 400. */
 const UNSOLVABLE_CODES: ReadonlySet<string> = new Set(['NO_SOLUTION', 'MULTIPLE_SOLUTIONS', 'SEARCH_LIMIT']);
@@ -6,6 +7,11 @@ const UNSOLVABLE_CODES: ReadonlySet<string> = new Set(['NO_SOLUTION', 'MULTIPLE_
 export type BoardResult =
   | { ok: true; solution: BoardOutput; unique: boolean; stats: SolveStats }
   | { ok: false; status: 400 | 422; problems: Problem[]; micros: number };
+
+/** The first MAX_PROBLEMS_PER_BOARD problems of a board, and how many there were in all. */
+export function listedProblems(problems: readonly Problem[]): { problems: Problem[]; problemsTotal: number } {
+  return { problems: problems.slice(0, MAX_PROBLEMS_PER_BOARD), problemsTotal: problems.length };
+}
 
 /** Solve one board from a request and classify a failure as 400 (invalid) or 422 (unsolvable). */
 export function solveRequestBoard(input: unknown): BoardResult {

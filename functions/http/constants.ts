@@ -20,6 +20,21 @@ export const MAX_SOLVE_MS = 20_000;
 /** Time kept back from the function's own timeout for shaping and returning the answer. */
 export const SOLVE_SAFETY_MARGIN_MS = 2_000;
 
+/**
+ * Problems listed per board in an answer (the first ones found; `problemsTotal` counts them all).
+ * A board of 81 equal digits has over 200 duplicate pairs: listed in full, 1000 such boards made a
+ * 43 MB answer, far over what Lambda can return.
+ */
+export const MAX_PROBLEMS_PER_BOARD = 10;
+
+/**
+ * Largest answer the function returns, counted as Lambda counts it: the whole result serialized as
+ * JSON (headers, escaping, base64 included). Lambda refuses a synchronous result over 6 MB
+ * (6,291,556 bytes) and API Gateway then answers 500; 6 MiB stays under it, and a larger answer
+ * becomes a 413 that tells the client what to do instead.
+ */
+export const MAX_RESPONSE_BYTES = 6 * 1024 * 1024;
+
 export const MEDIA_TYPE = {
   json: 'application/json',
   problem: 'application/problem+json',

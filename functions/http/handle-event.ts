@@ -1,8 +1,10 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { logger } from '../observability/powertools.js';
+import { isPreflight, preflightResponse, withCorsHeaders } from './cors.js';
 import { ClientError } from './problems.js';
 import { toHttpRequest } from './request.js';
 import { problemDetails, problemResponse } from './responses.js';
+import { withinResponseLimit } from './response-size.js';
 import { route } from './routes.js';
 import { SolveBudget } from './solve-budget.js';
 import type { HttpResponse } from './types.js';
@@ -19,7 +21,9 @@ export function handleHttpEvent(
   const request = toHttpRequest(event);
   let response: HttpResponse;
   try {
-    response = route(request)(request, SolveBudget.forInvocation(context));
+    response = isPreflight(request)
+      ? preflightResponse(request)
+      : route(request)(request, SolveBudget.forInvocation(context));
   } catch (error) {
     if (error instanceof ClientError) {
       response = problemResponse(problemDetails(error.problemType, error.detail, request.requestId, error.extra));
@@ -34,6 +38,7 @@ export function handleHttpEvent(
       );
     }
   }
+  response = withinResponseLimit(withCorsHeaders(request, response), request.requestId);
   logger.info('HTTP request', {
     method: request.method,
     path: request.path.slice(0, 200),

@@ -1,4 +1,4 @@
-import { MAX_BOARDS, MAX_BODY_BYTES, MAX_SOLVE_MS } from './constants.js';
+import { MAX_BOARDS, MAX_BODY_BYTES, MAX_PROBLEMS_PER_BOARD, MAX_RESPONSE_BYTES, MAX_SOLVE_MS } from './constants.js';
 import { PROBLEM_TYPES, problemTypeUri, type ProblemTypeName } from './problems.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -91,7 +91,8 @@ export const openApiDocument = {
           '400': problemResponse('Malformed JSON, body not UTF-8, missing or malformed board, or repeated givens.'),
           '405': problemResponse('Method other than POST; the Allow header lists the accepted ones.'),
           '413': problemResponse(
-            `Body over ${MAX_BODY_BYTES} bytes, more than ${MAX_BOARDS} boards, or more than ${MAX_SOLVE_MS} ms of solving; "limit" gives the bound.`,
+            `Body over ${MAX_BODY_BYTES} bytes, more than ${MAX_BOARDS} boards, more than ${MAX_SOLVE_MS} ms of solving, ` +
+              `or an answer over ${MAX_RESPONSE_BYTES} bytes (Lambda's limit; send such work as a file to S3); "limit" gives the bound.`,
           ),
           '415': problemResponse('Content type other than application/json or text/plain (UTF-8).'),
           '422': problemResponse('A well-formed board with no solution.'),
@@ -195,7 +196,7 @@ export const openApiDocument = {
       },
       BoardsItemFailed: {
         type: 'object',
-        required: ['index', 'status', 'problems'],
+        required: ['index', 'status', 'problems', 'problemsTotal'],
         additionalProperties: false,
         properties: {
           index: { type: 'integer', minimum: 0 },
@@ -204,7 +205,14 @@ export const openApiDocument = {
             enum: [400, 422],
             description: 'The status a single-board request would have had.',
           },
-          problems: { type: 'array', minItems: 1, items: ref('Problem') },
+          problems: {
+            type: 'array',
+            minItems: 1,
+            maxItems: MAX_PROBLEMS_PER_BOARD,
+            items: ref('Problem'),
+            description: `The first ${MAX_PROBLEMS_PER_BOARD} problems found.`,
+          },
+          problemsTotal: { type: 'integer', minimum: 1, description: 'How many problems the board has in all.' },
         },
       },
       BoardsResponse: {
@@ -265,10 +273,16 @@ export const openApiDocument = {
           title: { type: 'string', enum: problemTypeNames.map((name) => PROBLEM_TYPES[name].title) },
           status: { type: 'integer', enum: [...new Set(problemTypeNames.map((name) => PROBLEM_TYPES[name].status))] },
           detail: { type: 'string' },
-          problems: { type: 'array', items: ref('Problem') },
+          problems: {
+            type: 'array',
+            maxItems: MAX_PROBLEMS_PER_BOARD,
+            items: ref('Problem'),
+            description: `The board's first ${MAX_PROBLEMS_PER_BOARD} problems (400, 422).`,
+          },
+          problemsTotal: { type: 'integer', minimum: 1, description: 'How many problems the board has in all.' },
           limit: {
             type: 'integer',
-            description: 'The bound exceeded (413): bytes, boards, or milliseconds of solving.',
+            description: 'The bound exceeded (413): request or answer bytes, boards, or milliseconds of solving.',
           },
           allow: { type: 'array', items: { type: 'string' }, description: 'Accepted methods (405).' },
           accept: { type: 'array', items: { type: 'string' }, description: 'Accepted media types (415).' },

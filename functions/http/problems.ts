@@ -13,6 +13,7 @@ export const PROBLEM_TYPES = {
   notFound: { slug: 'not-found', title: 'Not found', status: 404 },
   methodNotAllowed: { slug: 'method-not-allowed', title: 'Method not allowed', status: 405 },
   bodyTooLarge: { slug: 'body-too-large', title: 'Body too large', status: 413 },
+  responseTooLarge: { slug: 'response-too-large', title: 'Answer too large', status: 413 },
   tooManyBoards: { slug: 'too-many-boards', title: 'Too many boards', status: 413 },
   solveTimeExceeded: { slug: 'solve-time-exceeded', title: 'Too much solving for one request', status: 413 },
   unsupportedMediaType: { slug: 'unsupported-media-type', title: 'Unsupported media type', status: 415 },
@@ -37,7 +38,13 @@ export class ClientError extends Error {
   constructor(
     readonly problemType: ProblemTypeName,
     readonly detail: string,
-    readonly extra: { problems?: Problem[]; limit?: number; allow?: string[]; accept?: string[] } = {},
+    readonly extra: {
+      problems?: Problem[];
+      problemsTotal?: number;
+      limit?: number;
+      allow?: string[];
+      accept?: string[];
+    } = {},
   ) {
     super(detail);
   }

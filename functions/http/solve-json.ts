@@ -1,6 +1,6 @@
 import { recordSolves } from '../observability/powertools.js';
 import type { BoardOutput, Problem, SolveStats } from '../sudoku/index.js';
-import { solveRequestBoard } from './board-result.js';
+import { listedProblems, solveRequestBoard } from './board-result.js';
 import { ClientError } from './problems.js';
 import { MAX_BOARDS } from './constants.js';
 import type { SolveBudget } from './solve-budget.js';
@@ -15,7 +15,7 @@ export interface SolveResponse {
 
 export type BoardsItem =
   | ({ index: number } & SolveResponse)
-  | { index: number; status: 400 | 422; problems: Problem[] };
+  | { index: number; status: 400 | 422; problems: Problem[]; problemsTotal: number };
 
 export interface BoardsResponse {
   results: BoardsItem[];
@@ -55,10 +55,12 @@ function solveOne(board: unknown): HttpResponse {
   const result = solveRequestBoard(board);
   if (!result.ok) {
     recordSolves(0, 1, result.micros);
+    const listed = listedProblems(result.problems);
+    const more = listed.problemsTotal - listed.problems.length;
     throw new ClientError(
       result.status === 422 ? 'unsolvableBoard' : 'invalidBoard',
-      result.problems.map((p) => p.message).join(' '),
-      { problems: result.problems },
+      listed.problems.map((p) => p.message).join(' ') + (more > 0 ? ` (and ${more} more problems)` : ''),
+      listed,
     );
   }
   recordSolves(1, 0, result.stats.micros);
@@ -90,7 +92,13 @@ function solveMany(boards: unknown, budget: SolveBudget): HttpResponse {
         results.push({ index, solution: result.solution, unique: result.unique, stats: result.stats });
       } else {
         micros += result.micros;
-        results.push({ index, status: result.status, problems: result.problems.map((p) => ({ ...p, index })) });
+        const listed = listedProblems(result.problems);
+        results.push({
+          index,
+          status: result.status,
+          problems: listed.problems.map((p) => ({ ...p, index })),
+          problemsTotal: listed.problemsTotal,
+        });
       }
     }
   } finally {

@@ -1,15 +1,21 @@
 import { recordSolves } from '../observability/powertools.js';
 import type { Problem } from '../sudoku/index.js';
-import { solveRequestBoard } from './board-result.js';
+import { listedProblems, solveRequestBoard } from './board-result.js';
 import { ClientError } from './problems.js';
 import { MAX_BOARDS } from './constants.js';
 import type { SolveBudget } from './solve-budget.js';
 import { textResponse } from './responses.js';
 import type { HttpResponse } from './types.js';
 
-/** The answer line for an input line that could not be solved: never 81 digits, so never mistaken for a grid. */
+/**
+ * The answer line for an input line that could not be solved: never 81 digits, so never mistaken
+ * for a grid. It lists the first problems and counts the rest.
+ */
 export function errorLine(line: number, problems: readonly Problem[]): string {
-  return `error line ${line}: ${problems.map((p) => `${p.code}: ${p.message.replace(/\.$/, '')}`).join('; ')}`;
+  const listed = listedProblems(problems);
+  const more = listed.problemsTotal - listed.problems.length;
+  const text = listed.problems.map((p) => `${p.code}: ${p.message.replace(/\.$/, '')}`).join('; ');
+  return `error line ${line}: ${text}${more > 0 ? `; and ${more} more problems` : ''}`;
 }
 
 /**

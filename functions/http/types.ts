@@ -30,6 +30,8 @@ export interface ProblemDetails {
   detail: string;
   /** Every problem found, each with its code, message and place. */
   problems?: Problem[];
+  /** How many problems there were in all (`problems` lists the first few). */
+  problemsTotal?: number;
   /** The bound that was exceeded (413). */
   limit?: number;
   /** Methods the path accepts (405). */

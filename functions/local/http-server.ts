@@ -25,6 +25,13 @@ export interface RunningHttpServer {
 const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 /**
+ * Lambda fails a synchronous invocation whose result, serialized as JSON, is over 6 MB: exactly
+ * this many bytes (the number in its Function.ResponseSizeTooLarge error). API Gateway then
+ * answers the client 500 `{"message":"Internal Server Error"}`, as for any failed invocation.
+ */
+export const LAMBDA_MAX_RESULT_BYTES = 6_291_556;
+
+/**
  * A local stand-in for API Gateway HTTP API: each request becomes a payload 2.0 event for the
  * handler, and the handler's result becomes the response, with the gateway's own answers for
  * what never reaches Lambda (oversized body, handler crash).
@@ -72,6 +79,16 @@ async function serve(req: IncomingMessage, res: ServerResponse, options: HttpSer
   const result = await options.handler(event, createLambdaContext());
   // API Gateway tells the client its request id, the one the handler puts in problem details.
   res.setHeader('apigw-requestid', event.requestContext.requestId);
+  const resultBytes = Buffer.byteLength(JSON.stringify(result ?? null), 'utf8');
+  if (resultBytes > LAMBDA_MAX_RESULT_BYTES) {
+    options.onHandlerError?.(
+      new Error(
+        `Function.ResponseSizeTooLarge: the result is ${resultBytes} bytes, over Lambda's ${LAMBDA_MAX_RESULT_BYTES}`,
+      ),
+    );
+    sendGatewayError(res, 500, 'Internal Server Error');
+    return;
+  }
   sendResult(res, result);
 }
 

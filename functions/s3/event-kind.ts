@@ -1,6 +1,7 @@
-import type { S3Event } from 'aws-lambda';
+import type { S3Event, S3ObjectCreatedNotificationEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { isRecord, type EventKind } from '../contract/event-kind.js';
 import type { S3RecordResult } from './handle-event.js';
+import { isEventBridgeObjectCreated, isSqsEvent } from './event-shapes.js';
 
 /** An S3 event notification: every record from `aws:s3` with an `s3` part. */
 export function isS3Event(event: unknown): event is S3Event {
@@ -10,11 +11,27 @@ export function isS3Event(event: unknown): event is S3Event {
   );
 }
 
+// Each handler is loaded on first use so the AWS SDK does not slow the cold start of HTTP requests.
+
+/** S3 notifications sent straight to the function (what the stack wires). */
 export const s3EventKind: EventKind<S3Event, S3RecordResult[]> = {
   name: 'S3 event notification',
   recognises: isS3Event,
-  // Loaded on first use so the AWS SDK does not slow the cold start of HTTP requests.
   handle: async (event) => (await import('./handle-event.js')).handleS3Event(event),
+};
+
+/** The same uploads announced through Amazon EventBridge (a rule on the bucket's events). */
+export const s3EventBridgeKind: EventKind<S3ObjectCreatedNotificationEvent, S3RecordResult[]> = {
+  name: 'EventBridge S3 Object Created',
+  recognises: isEventBridgeObjectCreated,
+  handle: async (event) => (await import('./handle-event.js')).handleEventBridgeObjectCreated(event),
+};
+
+/** S3 notifications queued in SQS; answers with the messages to retry (partial batch response). */
+export const s3SqsKind: EventKind<SQSEvent, SQSBatchResponse> = {
+  name: 'SQS messages carrying S3 notifications',
+  recognises: isSqsEvent,
+  handle: async (event) => (await import('./handle-sqs.js')).handleSqsS3Event(event),
 };
 
 /**

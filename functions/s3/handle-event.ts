@@ -1,5 +1,5 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { S3Event } from 'aws-lambda';
+import type { S3Event, S3EventRecord, S3ObjectCreatedNotificationEvent } from 'aws-lambda';
 import { logger } from '../observability/powertools.js';
 import { sharedS3Client } from '../pipeline/s3-client.js';
 import { outputKeysFor, prefixes } from '../contract/service-layout.js';
@@ -15,45 +15,80 @@ export interface HandleS3EventOptions {
 
 export type S3RecordResult =
   | ProcessObjectResult
-  | { status: 'ignored'; reason: 'outside-incoming' | 'not-object-created' | 'folder-marker'; sourceKey: string };
+  | {
+      status: 'ignored';
+      reason: 'outside-incoming' | 'not-object-created' | 'folder-marker' | 'test-event';
+      sourceKey: string;
+    };
+
+/** One object an event announces, whichever route the event took: its key already decoded. */
+export interface AnnouncedObject {
+  bucket: string;
+  sourceKey: string;
+  /** Whether the event says the object was created (only those are solved). */
+  created: boolean;
+  /** What the event called it, for the log of an ignored one. */
+  eventName: string;
+}
+
+export interface AnnouncedObjectsOutcome {
+  results: S3RecordResult[];
+  /** Keys that failed for a reason a retry may cure, and why. */
+  failedKeys: string[];
+  causes: unknown[];
+}
+
+/** The objects of a direct S3 notification (keys form-URL-encoded, as S3 writes them). */
+export function announcedByRecords(records: readonly S3EventRecord[]): AnnouncedObject[] {
+  return records.map((record) => ({
+    bucket: record.s3.bucket.name,
+    sourceKey: decodeEventKey(record.s3.object.key),
+    created: record.eventName.startsWith('ObjectCreated:'),
+    eventName: record.eventName,
+  }));
+}
+
+/** The object of an EventBridge "Object Created" event (its key is not URL-encoded). */
+export function announcedByEventBridge(event: S3ObjectCreatedNotificationEvent): AnnouncedObject {
+  return {
+    bucket: event.detail.bucket.name,
+    sourceKey: event.detail.object.key,
+    created: event['detail-type'] === 'Object Created',
+    eventName: `${event['detail-type']} (${event.detail.reason})`,
+  };
+}
 
 /**
- * S3 `ObjectCreated:*` notifications: each record's file under incoming/ is solved into solved/
- * with a report under reports/. Records are independent: all are tried, then, if any failed for
- * a reason a retry may cure, the event fails as a whole (those done are skipped on the retry).
+ * Solve each announced file under incoming/ into solved/ with a report under reports/. Objects
+ * are independent: all are tried, and those that failed are returned for the caller to retry.
  */
-export async function handleS3Event(event: S3Event, options: HandleS3EventOptions = {}): Promise<S3RecordResult[]> {
+export async function solveAnnouncedObjects(
+  objects: readonly AnnouncedObject[],
+  options: HandleS3EventOptions = {},
+): Promise<AnnouncedObjectsOutcome> {
   const client = options.client ?? sharedS3Client();
-  const results: S3RecordResult[] = [];
-  const failedKeys: string[] = [];
-  const causes: unknown[] = [];
-  for (const record of event.Records) {
-    const bucket = record.s3.bucket.name;
-    const sourceKey = decodeEventKey(record.s3.object.key);
-    if (!record.eventName.startsWith('ObjectCreated:')) {
-      logger.info('Ignoring an S3 event that does not create an object', {
-        eventName: record.eventName,
-        bucket,
-        sourceKey,
-      });
-      results.push({ status: 'ignored', reason: 'not-object-created', sourceKey });
+  const outcome: AnnouncedObjectsOutcome = { results: [], failedKeys: [], causes: [] };
+  for (const { bucket, sourceKey, created, eventName } of objects) {
+    if (!created) {
+      logger.info('Ignoring an S3 event that does not create an object', { eventName, bucket, sourceKey });
+      outcome.results.push({ status: 'ignored', reason: 'not-object-created', sourceKey });
       continue;
     }
     const keys = outputKeysFor(sourceKey, prefixes.incoming);
     if (!keys) {
       // Outputs are written outside incoming/, so they can never retrigger the function.
       logger.info(`Ignoring an object outside ${prefixes.incoming}`, { bucket, sourceKey });
-      results.push({ status: 'ignored', reason: 'outside-incoming', sourceKey });
+      outcome.results.push({ status: 'ignored', reason: 'outside-incoming', sourceKey });
       continue;
     }
     if (sourceKey.endsWith('/')) {
       // An empty "folder" made by a console or a sync tool: not a file.
       logger.info('Ignoring a folder marker', { bucket, sourceKey });
-      results.push({ status: 'ignored', reason: 'folder-marker', sourceKey });
+      outcome.results.push({ status: 'ignored', reason: 'folder-marker', sourceKey });
       continue;
     }
     try {
-      results.push(
+      outcome.results.push(
         await processObject({
           client,
           bucket,
@@ -63,13 +98,33 @@ export async function handleS3Event(event: S3Event, options: HandleS3EventOption
         }),
       );
     } catch (error) {
-      logger.error('Processing failed; the event will be retried', { bucket, sourceKey, error: error as Error });
-      failedKeys.push(sourceKey);
-      causes.push(error);
+      logger.error('Processing failed; it will be retried', { bucket, sourceKey, error: error as Error });
+      outcome.failedKeys.push(sourceKey);
+      outcome.causes.push(error);
     }
   }
-  if (failedKeys.length) throw new S3RecordsFailedError(failedKeys, causes);
-  return results;
+  return outcome;
+}
+
+/**
+ * S3 `ObjectCreated:*` notifications sent straight to the function. If any record failed for a
+ * reason a retry may cure, the event fails as a whole (those done are skipped on the retry).
+ */
+export async function handleS3Event(event: S3Event, options: HandleS3EventOptions = {}): Promise<S3RecordResult[]> {
+  return resultsOrThrow(await solveAnnouncedObjects(announcedByRecords(event.Records), options));
+}
+
+/** An EventBridge "Object Created" event: one object; a failure fails the invocation, so EventBridge retries it. */
+export async function handleEventBridgeObjectCreated(
+  event: S3ObjectCreatedNotificationEvent,
+  options: HandleS3EventOptions = {},
+): Promise<S3RecordResult[]> {
+  return resultsOrThrow(await solveAnnouncedObjects([announcedByEventBridge(event)], options));
+}
+
+function resultsOrThrow(outcome: AnnouncedObjectsOutcome): S3RecordResult[] {
+  if (outcome.failedKeys.length) throw new S3RecordsFailedError(outcome.failedKeys, outcome.causes);
+  return outcome.results;
 }
 
 /**

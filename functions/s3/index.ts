@@ -1,5 +1,12 @@
 /** The S3 adapter: files dropped under incoming/ are solved into solved/ with a report under reports/. */
-export { handleS3Event, S3RecordsFailedError } from './handle-event.js';
-export type { HandleS3EventOptions, S3RecordResult } from './handle-event.js';
+export {
+  handleEventBridgeObjectCreated,
+  handleS3Event,
+  S3RecordsFailedError,
+  solveAnnouncedObjects,
+} from './handle-event.js';
+export type { AnnouncedObject, HandleS3EventOptions, S3RecordResult } from './handle-event.js';
+export { handleSqsS3Event } from './handle-sqs.js';
 export { decodeEventKey, encodeEventKey } from './event-kind.js';
-export { isS3Event, s3EventKind } from './event-kind.js';
+export { isS3Event, s3EventBridgeKind, s3EventKind, s3SqsKind } from './event-kind.js';
+export { isEventBridgeObjectCreated, isS3TestEvent, isSqsEvent } from './event-shapes.js';

@@ -2,16 +2,20 @@
 import { Duration, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpIamAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpNoneAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import { CORS } from '../../functions/contract/service-layout.js';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { ApiAuth } from '../settings.js';
 
 export interface HttpApiProps {
-  readonly handler: lambda.IFunction;
+  readonly handler: lambda.Function;
   readonly auth: ApiAuth;
+  /** Origins allowed by CORS (`*` for any). */
+  readonly corsOrigins: readonly string[];
   readonly rateLimit: number;
   readonly burstLimit: number;
   readonly logRetentionDays: number;
@@ -56,21 +60,39 @@ export class HttpApi extends Construct {
 
     // Authorization: public by default (solving a puzzle reads and writes no stored data, and the
     // stage throttling bounds the cost); `-c apiAuth=iam` requires SigV4-signed callers instead.
-    // Browsers may call it from any origin; the IAM signing headers are allowed for the iam mode.
+    // CORS from the corsOrigins setting; the IAM signing headers are allowed for the iam mode. The
+    // function answers the preflights API Gateway passes on with the same values (one source: CORS).
     this.api = new apigw.HttpApi(this, 'Api', {
       description: 'Sudoku solver: POST /solve, GET /health, GET /openapi.json',
       createDefaultStage: false,
       defaultIntegration: integration,
       defaultAuthorizer: props.auth === 'iam' ? new HttpIamAuthorizer() : undefined,
       corsPreflight: {
-        allowOrigins: ['*'],
-        allowMethods: [apigw.CorsHttpMethod.GET, apigw.CorsHttpMethod.POST, apigw.CorsHttpMethod.OPTIONS],
-        allowHeaders: ['content-type', 'authorization', 'x-amz-date', 'x-amz-security-token', 'x-amz-content-sha256'],
-        maxAge: Duration.days(1),
+        allowOrigins: [...props.corsOrigins],
+        allowMethods: CORS.allowMethods.map((method) => apigw.CorsHttpMethod[method]),
+        allowHeaders: [...CORS.allowHeaders],
+        exposeHeaders: [...CORS.exposeHeaders],
+        maxAge: Duration.seconds(CORS.maxAgeSeconds),
       },
     });
+    props.handler.addEnvironment(CORS.originsEnv, props.corsOrigins.join(','));
     for (const route of routes) {
       this.api.addRoutes({ path: route.path, methods: [route.method], integration });
+    }
+    // A browser sends its preflight unsigned: in IAM mode it would get 403 from the authorizer, so
+    // preflights get a route of their own without authorization (the function answers them).
+    if (props.auth === 'iam') {
+      const [preflight] = this.api.addRoutes({
+        path: '/{proxy+}',
+        methods: [apigw.HttpMethod.OPTIONS],
+        integration,
+        authorizer: new HttpNoneAuthorizer(),
+      });
+      Validations.of(preflight!).acknowledge({
+        id: 'AwsSolutions-APIG4',
+        reason:
+          'CORS preflights only: browsers send them unsigned, and the function answers them with headers alone (it solves nothing).',
+      });
     }
 
     // Access logs in their own log group, with retention.

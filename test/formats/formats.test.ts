@@ -252,6 +252,25 @@ describe('gzip', () => {
     await expect(run).rejects.toMatchObject({ name: 'FormatError', code: 'BAD_GZIP' });
   });
 
+  it("fails the output stream itself with BAD_GZIP (not zlib's raw error), so an upload fed by it reports the file", async () => {
+    // An S3 upload reads the output: whichever error destroys the output is the one it rejects with.
+    const { PassThrough, Readable } = await import('node:stream');
+    const { solvePuzzleStream } = await import('../../functions/formats/index.js');
+    const output = new PassThrough();
+    const outputError = new Promise<unknown>((resolve) => output.once('error', resolve));
+    for (const gzip of [false, true]) {
+      const run = solvePuzzleStream({
+        input: Readable.from([Buffer.from('plain text, not gzip\n'.repeat(100))]),
+        output: gzip ? output : new PassThrough(),
+        format: 'jsonl',
+        gunzip: true,
+        gzip,
+      });
+      await expect(run).rejects.toMatchObject({ name: 'FormatError', code: 'BAD_GZIP' });
+    }
+    await expect(outputError).resolves.toMatchObject({ name: 'FormatError', code: 'BAD_GZIP' });
+  });
+
   it('reports a .gz cut short as BAD_GZIP only when the input really ended; a failing input keeps its own (retryable) error', async () => {
     const { PassThrough, Readable } = await import('node:stream');
     const { solvePuzzleStream } = await import('../../functions/formats/index.js');

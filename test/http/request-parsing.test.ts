@@ -116,7 +116,7 @@ describe('routing', () => {
     expect(routePath('/', '$default')).toBe('/');
   });
 
-  it('answers 405 for HEAD and OPTIONS on known routes (CORS preflight is answered by API Gateway)', async () => {
+  it('answers 405 for HEAD, and for an OPTIONS that is not a CORS preflight, on known routes', async () => {
     for (const method of ['HEAD', 'OPTIONS']) {
       const result = (await handler(buildHttpApiEvent({ method, url: '/health' }), context)) as HttpResponse;
       expect(result.statusCode).toBe(405);

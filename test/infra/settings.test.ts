@@ -43,6 +43,10 @@ describe('readSettings', () => {
     ['logRetentionDays', 10],
     ['batchSchedule', 'daily'],
     ['batchToleratedFailurePercent', 101],
+    ['corsOrigins', 'app.example.com'],
+    ['corsOrigins', 'https://app.example.com/path'],
+    ['corsOrigins', '*,https://app.example.com'],
+    ['corsOrigins', []],
   ])('rejects %s=%j with a message naming the key', (key, value) => {
     expect(() => settingsFrom({ [key]: value })).toThrow(`context "${key}"`);
   });
@@ -140,6 +144,12 @@ describe('a stack for a small account (no reservations)', () => {
       DefaultRouteSettings: { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 50 },
     });
   });
+
+  it('reads corsOrigins from a comma-separated string or a JSON array', () => {
+    const origins = ['https://app.example.com', 'http://localhost:5173'];
+    expect(settingsFrom({ corsOrigins: origins.join(', ') }).corsOrigins).toEqual(origins);
+    expect(settingsFrom({ corsOrigins: origins }).corsOrigins).toEqual(origins);
+  });
 });
 
 describe('a stack with every setting changed', () => {
@@ -158,6 +168,7 @@ describe('a stack with every setting changed', () => {
       alarmEmail: 'oncall@example.com',
       batchLogAll: true,
       apiAuth: 'iam',
+      corsOrigins: 'https://app.example.com,https://admin.example.com',
       inputExpirationDays: 7,
       outputExpirationDays: 14,
       logRetentionDays: 7,
@@ -206,12 +217,27 @@ describe('a stack with every setting changed', () => {
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com' });
   });
 
-  it('requires IAM authorization on every route with apiAuth=iam', () => {
-    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route'));
-    expect(routes.length).toBeGreaterThan(0);
+  it('requires IAM authorization on every route with apiAuth=iam, but lets unsigned CORS preflights through', () => {
+    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
+      (route) => (route as { Properties: { RouteKey: string; AuthorizationType: string } }).Properties,
+    );
+    expect(routes.length).toBeGreaterThan(1);
     for (const route of routes) {
-      expect((route as { Properties: { AuthorizationType: string } }).Properties.AuthorizationType).toBe('AWS_IAM');
+      expect(route.AuthorizationType, route.RouteKey).toBe(route.RouteKey === 'OPTIONS /{proxy+}' ? 'NONE' : 'AWS_IAM');
     }
+    expect(routes.map((route) => route.RouteKey)).toContain('OPTIONS /{proxy+}');
+  });
+
+  it('allows the corsOrigins in API Gateway and tells the function the same origins', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      CorsConfiguration: Match.objectLike({ AllowOrigins: ['https://app.example.com', 'https://admin.example.com'] }),
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Handler: 'index.handler',
+      Environment: {
+        Variables: Match.objectLike({ CORS_ALLOW_ORIGINS: 'https://app.example.com,https://admin.example.com' }),
+      },
+    });
   });
 
   it('expires objects after inputExpirationDays and outputExpirationDays', () => {

@@ -146,10 +146,10 @@ describe('functions', () => {
   });
 
   it.each([
-    ['api', {}],
+    ['api', { CORS_ALLOW_ORIGINS: '*' }],
     ['files', { BUCKET: 'bucket' }],
   ] as const)(
-    'the %s function gets its purpose, the Powertools settings and source maps through its environment',
+    'the %s function gets its purpose, the Powertools settings, source maps (and the API its CORS origins) through its environment',
     (purpose, extra) => {
       const env = (solverFunction(purpose).properties.Environment as { Variables: Record<string, unknown> }).Variables;
       expect(env).toEqual({
@@ -159,6 +159,7 @@ describe('functions', () => {
         POWERTOOLS_METRICS_NAMESPACE: 'Sudoku',
         POWERTOOLS_LOG_LEVEL: 'INFO',
         NODE_OPTIONS: '--enable-source-maps',
+        ...('CORS_ALLOW_ORIGINS' in extra ? { CORS_ALLOW_ORIGINS: '*' } : {}),
       });
     },
   );
@@ -350,8 +351,14 @@ describe('HTTP API', () => {
         AllowOrigins: ['*'],
         AllowMethods: Match.arrayWith(['GET', 'POST']),
         AllowHeaders: Match.arrayWith(['content-type']),
+        ExposeHeaders: Match.arrayWith(['x-sudoku-solved', 'x-sudoku-failed']),
       }),
     });
+    // Public mode: no authorizer, so preflights need no route of their own.
+    const routeKeys = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
+      (route) => (route as { Properties: { RouteKey: string } }).Properties.RouteKey,
+    );
+    expect(routeKeys).not.toContain('OPTIONS /{proxy+}');
   });
 });
 
