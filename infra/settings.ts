@@ -3,7 +3,7 @@
 // so a typo fails the synth with a clear message instead of deploying something surprising.
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
-import { CORS, RUN_DEFAULTS } from '../functions/contract/service-layout.js';
+import { CORS, FUNCTION_TIMEOUT_DEFAULTS, RUN_DEFAULTS } from '../functions/contract/service-layout.js';
 
 export type ApiAuth = 'none' | 'iam';
 
@@ -65,14 +65,14 @@ export interface Settings {
  */
 export const defaults: Settings = {
   apiMemoryMb: 1769,
-  apiTimeoutSeconds: 5,
+  apiTimeoutSeconds: FUNCTION_TIMEOUT_DEFAULTS.api,
   apiReservedConcurrency: 100,
   // What derivedThrottle(100, 5) gives (a test holds them equal): 50 + 10/s x 5 s = 100 in flight.
   apiRateLimit: 10,
   apiBurstLimit: 50,
   apiAuth: 'none',
   filesMemoryMb: 1769,
-  filesTimeoutSeconds: 900,
+  filesTimeoutSeconds: FUNCTION_TIMEOUT_DEFAULTS.files,
   filesReservedConcurrency: 30,
   corsOrigins: CORS.defaultOrigins,
   inputExpirationDays: 30,

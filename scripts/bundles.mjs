@@ -38,7 +38,7 @@ const precompressedPage = {
   },
 };
 
-/** esbuild options shared by every bundle: ESM for Node 20+/Lambda nodejs22.x, minified, with source maps. */
+/** esbuild options shared by every bundle: ESM for Node 20+/Lambda nodejs24.x, minified, with source maps. */
 const common = {
   bundle: true,
   platform: 'node',

@@ -1,4 +1,5 @@
 import type { S3Client } from '@aws-sdk/client-s3';
+import { FUNCTION_PURPOSE_VARIABLE } from '../contract/service-layout.js';
 import { logger } from '../observability/powertools.js';
 import { sharedS3Client } from '../pipeline/s3-client.js';
 import { BatchInputError, BatchRunFailedError } from './errors.js';
@@ -29,6 +30,9 @@ export async function handleRunRequest(
     bucket,
     mode: request.mode ?? 'batch',
     ...(request.prefix === undefined ? {} : { prefix: request.prefix }),
+    // Deployed, the run reports' prefix belongs to Step Functions (the function's role may not
+    // write there); the summary returned and logged is the report then.
+    writeReport: env[FUNCTION_PURPOSE_VARIABLE] === undefined,
   });
   const { failures, ...totals } = summary;
   if (summary.files.failed > 0) {

@@ -94,3 +94,18 @@ export const CORS = {
   exposeHeaders: ['x-sudoku-solved', 'x-sudoku-failed', 'apigw-requestid'],
   maxAgeSeconds: 86_400,
 } as const;
+
+/**
+ * The two functions the stack deploys from the one bundle: `api` answers the HTTP API; `files`
+ * handles S3 events and map items. The stack tells each which it is in FUNCTION_PURPOSE (unset
+ * locally, where one process plays both).
+ */
+export type FunctionPurpose = 'api' | 'files';
+export const FUNCTION_PURPOSE_VARIABLE = 'FUNCTION_PURPOSE';
+
+/**
+ * Default timeouts of the two functions, so the local twin gives each kind of invocation the time
+ * AWS gives it. The API's is short on purpose (it bounds the API's concurrency and cost: see
+ * docs/infra.md); a file may take Lambda's maximum.
+ */
+export const FUNCTION_TIMEOUT_DEFAULTS: Readonly<Record<FunctionPurpose, number>> = { api: 5, files: 900 };

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Context } from 'aws-lambda';
 import { buildHttpApiEvent } from './http-api-event.js';
+import { FUNCTION_TIMEOUT_DEFAULTS } from '../contract/service-layout.js';
 import { createLambdaContext } from './lambda-context.js';
 
 export type LambdaHandler = (event: unknown, context: Context) => Promise<unknown>;
@@ -76,7 +77,8 @@ async function serve(req: IncomingMessage, res: ServerResponse, options: HttpSer
     body,
     sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
   });
-  const result = await options.handler(event, createLambdaContext());
+  // The API function's timeout, as deployed: the solving budget shrinks to fit it, as in AWS.
+  const result = await options.handler(event, createLambdaContext({ timeoutMs: FUNCTION_TIMEOUT_DEFAULTS.api * 1000 }));
   // API Gateway tells the client its request id, the one the handler puts in problem details.
   res.setHeader('apigw-requestid', event.requestContext.requestId);
   const resultBytes = Buffer.byteLength(JSON.stringify(result ?? null), 'utf8');

@@ -4,7 +4,7 @@
  */
 import { loadDeployedHandler } from './deployed-handler.js';
 import path from 'node:path';
-import { prefixes } from '../contract/service-layout.js';
+import { FUNCTION_TIMEOUT_DEFAULTS, prefixes } from '../contract/service-layout.js';
 import { createS3Client } from '../pipeline/s3-client.js';
 import { createLambdaContext } from './lambda-context.js';
 import { LOCAL_ACCESS_KEY, startS3Server } from './s3-server.js';
@@ -24,7 +24,8 @@ export async function startS3Service(context: { fail(error: Error): void }): Pro
   const handler = await loadDeployedHandler();
   const server = await startS3Server({
     // As in AWS, each upload is one asynchronous invocation with the function's timeout.
-    onObjectCreated: (event) => handler(event, createLambdaContext({ timeoutMs: 900_000 })),
+    onObjectCreated: (event) =>
+      handler(event, createLambdaContext({ timeoutMs: FUNCTION_TIMEOUT_DEFAULTS.files * 1000 })),
     onDeliveryError: (error) =>
       process.stderr.write(
         `S3 event: the handler threw (AWS would retry, then dead-letter): ${error instanceof Error ? error.message : String(error)}\n`,

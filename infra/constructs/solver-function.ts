@@ -10,17 +10,13 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct, type IConstruct } from 'constructs';
 import {
+  FUNCTION_PURPOSE_VARIABLE,
+  type FunctionPurpose,
   METRICS_NAMESPACE,
   prefixes,
   RUN_REPORTS_PREFIX,
   SERVICE_NAME,
 } from '../../functions/contract/service-layout.js';
-
-/** What a deployment of the handler is for: `api` answers the HTTP API; `files` handles S3 events and map items. */
-export type FunctionPurpose = 'api' | 'files';
-
-/** Environment variable telling the handler which of the two functions it runs as. */
-export const FUNCTION_PURPOSE_VARIABLE = 'FUNCTION_PURPOSE';
 
 export interface SolverFunctionProps {
   /** Folder holding `index.mjs` (+ `.map`), as `npm run build` writes it. */

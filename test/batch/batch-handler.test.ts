@@ -5,7 +5,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BatchInputError, BatchItemsFailedError, isMapEvent, isRunRequest } from '../../functions/batch/index.js';
+import {
+  BatchInputError,
+  BatchItemsFailedError,
+  handleRunRequest,
+  isMapEvent,
+  isRunRequest,
+} from '../../functions/batch/index.js';
 import type { MapEvent, MapResult, RunSummary } from '../../functions/batch/index.js';
 import { handler } from '../../functions/handler/index.js';
 import { createLambdaContext } from '../../functions/local/lambda-context.js';
@@ -190,5 +196,27 @@ describe('the sample events in events/batch-*.json', () => {
     const result = JSON.parse(run.stdout) as MapResult;
     expect(result.files).toMatchObject({ solved: 2, ignored: 1, failed: 0 });
     expect(await s3.text('solved/samples/puzzles.txt')).toBe(`${EASY_SOLUTION}\n`);
+  });
+});
+
+describe('a run request given to the deployed files function', () => {
+  it('solves the files but writes no run report: deployed, reports/runs/ belongs to Step Functions', async () => {
+    await s3.put('batch/run-request/a.txt', `${EASY}\n`);
+    const deployed = await handleRunRequest(
+      { mode: 'batch', prefix: 'run-request/' },
+      { client: s3.client, env: { BUCKET: s3.bucket, FUNCTION_PURPOSE: 'files' } },
+    );
+    expect(deployed).toMatchObject({ files: { solved: 1, failed: 0 } });
+    expect(deployed.reportPrefix).toBeUndefined();
+    expect(await s3.text('solved/run-request/a.txt')).toBe(`${EASY_SOLUTION}\n`);
+
+    // Locally (no FUNCTION_PURPOSE) the same request writes its run report, as `npm run batch` does.
+    await s3.put('batch/run-request/b.txt', `${EASY}\n`);
+    const local = await handleRunRequest(
+      { mode: 'batch', prefix: 'run-request/' },
+      { client: s3.client, env: { BUCKET: s3.bucket } },
+    );
+    expect(local.reportPrefix).toMatch(/^reports\/runs\/local-/);
+    expect(await s3.exists(`${local.reportPrefix}summary.json`)).toBe(true);
   });
 });
