@@ -14,8 +14,8 @@ export function listedProblems(problems: readonly Problem[]): { problems: Proble
 }
 
 /** Solve one board from a request and classify a failure as 400 (invalid) or 422 (unsolvable). */
-export function solveRequestBoard(input: unknown): BoardResult {
-  const outcome = solveBoard(input);
+export function solveRequestBoard(input: unknown, maxGuesses?: number): BoardResult {
+  const outcome = solveBoard(input, maxGuesses === undefined ? {} : { maxGuesses });
   if (outcome.ok) {
     return { ok: true, solution: outcome.solution, unique: outcome.unique === true, stats: outcome.stats };
   }

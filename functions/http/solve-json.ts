@@ -46,13 +46,13 @@ export function solveJsonBody(text: string, budget: SolveBudget): HttpResponse {
   if (hasBoard && hasBoards) {
     throw new ClientError('invalidRequest', 'Send either "board" (one board) or "boards" (a list), not both.');
   }
-  if (hasBoard) return solveOne((body as { board: unknown }).board);
+  if (hasBoard) return solveOne((body as { board: unknown }).board, budget);
   if (hasBoards) return solveMany((body as { boards: unknown }).boards, budget);
   throw new ClientError('invalidRequest', `The body has no "board" or "boards" member; ${SHAPES_HINT}.`);
 }
 
-function solveOne(board: unknown): HttpResponse {
-  const result = solveRequestBoard(board);
+function solveOne(board: unknown, budget: SolveBudget): HttpResponse {
+  const result = solveRequestBoard(board, budget.guessAllowance());
   if (!result.ok) {
     recordSolves(0, 1, result.micros);
     const listed = listedProblems(result.problems);
@@ -85,7 +85,7 @@ function solveMany(boards: unknown, budget: SolveBudget): HttpResponse {
   try {
     for (let index = 0; index < boards.length; index++) {
       if (index > 0) budget.check(index, boards.length);
-      const result = solveRequestBoard(boards[index]);
+      const result = solveRequestBoard(boards[index], budget.guessAllowance());
       if (result.ok) {
         solved++;
         micros += result.stats.micros;

@@ -49,7 +49,7 @@ export function solveTextBody(text: string, budget: SolveBudget): HttpResponse {
       }
       if (attempted > 0) budget.check(attempted, puzzles);
       attempted++;
-      const result = solveRequestBoard(line.endsWith('\r') ? line.slice(0, -1) : line);
+      const result = solveRequestBoard(line.endsWith('\r') ? line.slice(0, -1) : line, budget.guessAllowance());
       if (result.ok) {
         solved++;
         micros += result.stats.micros;

@@ -5,6 +5,7 @@ import { MAX_SOLVE_MS, SolveBudget, type HttpResponse } from '../../functions/ht
 import { ClientError } from '../../functions/http/problems.js';
 import { buildHttpApiEvent } from '../../functions/local/http-api-event.js';
 import { createLambdaContext } from '../../functions/local/lambda-context.js';
+import { MAX_GUESSES } from '../../functions/sudoku/index.js';
 import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
 
 describe('the solving time budget of one request', () => {
@@ -32,6 +33,39 @@ describe('the solving time budget of one request', () => {
     expect(SolveBudget.forInvocation({ getRemainingTimeInMillis: () => 900_000 }).limitMs).toBe(MAX_SOLVE_MS);
     expect(SolveBudget.forInvocation({ getRemainingTimeInMillis: () => 7_000 }).limitMs).toBe(5_000);
     expect(SolveBudget.forInvocation({ getRemainingTimeInMillis: () => 500 }).limitMs).toBe(0);
+  });
+
+  it('turns the time left into a guess allowance, so one pathological board cannot outlast the function', () => {
+    let now = 0;
+    const budget = new SolveBudget(3_000, () => now);
+    expect(budget.guessAllowance()).toBe(750_000);
+    now = 2_999;
+    expect(budget.guessAllowance()).toBe(1_000);
+    now = 10_000;
+    expect(budget.guessAllowance()).toBe(1_000);
+    expect(new SolveBudget(MAX_SOLVE_MS * 1000).guessAllowance()).toBe(MAX_GUESSES);
+  });
+
+  it('answers a board that needs more guesses than the time left allows with 422 SEARCH_LIMIT, not a timeout', async () => {
+    // Settled by the solver in 8,213 guesses: more than the allowance of a request with no time left.
+    const trap = '.....5.8....6.1.43..........1.5........1.6...3.......553.....61........4.........';
+    const solve = (timeoutMs: number) =>
+      handler(
+        buildHttpApiEvent({
+          method: 'POST',
+          url: '/solve',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ board: trap }),
+        }),
+        createLambdaContext({ timeoutMs }),
+      ) as Promise<HttpResponse>;
+    const nearlyOut = await solve(1000);
+    expect(nearlyOut.statusCode).toBe(422);
+    expect(JSON.parse(nearlyOut.body).problems[0]).toMatchObject({ code: 'SEARCH_LIMIT' });
+    // With the API function's whole timeout, the same board is settled: it has no solution.
+    const inTime = await solve(5000);
+    expect(inTime.statusCode).toBe(422);
+    expect(JSON.parse(inTime.body).problems[0]).toMatchObject({ code: 'NO_SOLUTION' });
   });
 
   it('answers a batch that outlasts the invocation with 413 solve-time-exceeded, not a timeout', async () => {
