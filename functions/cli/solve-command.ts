@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { describeProblem, detectFileKind, isFormatError, solvePuzzleStream } from '../formats/index.js';
 import type { FileFormat, RowFailure } from '../formats/index.js';
+import { batchSolverFor, solverThreads } from '../parallel/index.js';
 import { EXIT_ALL_SOLVED, EXIT_SOME_FAILED, EXIT_USAGE } from './arguments.js';
 
 export interface CliStreams {
@@ -16,6 +17,7 @@ export interface SolveCommand {
   input: string;
   output: string | undefined;
   format: FileFormat | undefined;
+  threads?: number;
 }
 
 function placeOf(failure: RowFailure): string {
@@ -68,6 +70,7 @@ export async function runSolve(command: SolveCommand, io: CliStreams): Promise<n
       gunzip,
       gzip,
       failureCap: 0,
+      batches: batchSolverFor(command.threads ?? solverThreads()),
       onFailure: (failure) => io.stderr.write(`${placeOf(failure)}: ${describeProblem(failure.problem)}\n`),
     });
     if (tally.failed === 0) return EXIT_ALL_SOLVED;

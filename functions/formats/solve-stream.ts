@@ -1,4 +1,6 @@
 import { Duplex } from 'node:stream';
+import { isBatchFormat, solveRowBatches } from './batched-solve.js';
+import type { BatchSolver } from './batched-solve.js';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
@@ -50,6 +52,8 @@ export interface SolvePuzzleStreamOptions extends FileTallyOptions {
   gunzip?: boolean;
   /** Gzip the output. */
   gzip?: boolean;
+  /** Where .txt and .jsonl rows are answered (worker threads, see functions/parallel/); in this thread by default. */
+  batches?: BatchSolver;
   /** Count into this tally (so a caller still has the counts when the stream fails); a new one by default. */
   tally?: FileTally;
 }
@@ -63,7 +67,8 @@ export interface SolvePuzzleStreamOptions extends FileTallyOptions {
 export async function solvePuzzleStream(options: SolvePuzzleStreamOptions): Promise<FileTally> {
   const tally = options.tally ?? new FileTally(options);
   const solving = Duplex.from(async function* (source: AsyncIterable<Buffer>) {
-    yield* solveText(decodeUtf8(source), options.format, tally);
+    if (isBatchFormat(options.format)) yield* solveRowBatches(source, options.format, tally, options.batches);
+    else yield* solveText(decodeUtf8(source), options.format, tally);
   });
   const stages: (NodeJS.ReadableStream | NodeJS.WritableStream | NodeJS.ReadWriteStream)[] = [options.input];
   if (options.gunzip) stages.push(createGunzip());

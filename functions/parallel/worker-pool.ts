@@ -1,0 +1,125 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { answerBatch, IN_THREAD_SOLVER } from '../formats/index.js';
+import type { BatchAnswer, BatchSolver, RowBatch } from '../formats/index.js';
+import type { WorkerReply } from './worker-messages.js';
+
+/** Batches queued on each thread: one being answered and one waiting, so a thread never idles between two. */
+const BATCHES_PER_THREAD = 2;
+
+export interface WorkerScript {
+  url: URL;
+  execArgv?: string[];
+}
+
+/**
+ * Where the solver thread's code is. Bundled, it is batch-worker.mjs beside index.mjs (the CLI)
+ * or beside the chunks/ folder this code may sit in (the Lambda bundle). From the sources
+ * (vitest, tsx), it is the .ts entry, run through tsx.
+ */
+export function defaultWorkerScript(): WorkerScript | undefined {
+  for (const relative of ['./batch-worker.mjs', '../batch-worker.mjs']) {
+    const url = new URL(relative, import.meta.url);
+    if (existsSync(fileURLToPath(url))) return { url };
+  }
+  const source = new URL('./batch-worker.ts', import.meta.url);
+  if (existsSync(fileURLToPath(source))) return { url: source, execArgv: ['--import', 'tsx'] };
+  return undefined;
+}
+
+interface Task {
+  batch: RowBatch;
+  resolve: (answer: BatchAnswer) => void;
+  reject: (error: Error) => void;
+}
+
+interface Thread {
+  worker: Worker;
+  /** Tasks handed to this thread, answered in this order. */
+  tasks: Task[];
+}
+
+export interface WorkerPoolOptions {
+  threads: number;
+  script: WorkerScript;
+}
+
+/**
+ * Solver threads behind the BatchSolver interface. Each batch goes to the least busy thread; a
+ * thread answers its batches in order. Idle threads do not keep the process alive. A thread that
+ * dies (crash, out of memory) is dropped and its batches are answered in this thread instead, so
+ * no row is lost and nothing waits forever; if every thread is gone, batches run in this thread.
+ */
+export class WorkerPool implements BatchSolver {
+  readonly capacity: number;
+  private readonly threads: Thread[] = [];
+  private closed = false;
+
+  constructor(options: WorkerPoolOptions) {
+    for (let i = 0; i < options.threads; i++) this.threads.push(this.start(options.script));
+    this.capacity = options.threads * BATCHES_PER_THREAD;
+  }
+
+  /** Threads still running. */
+  get size(): number {
+    return this.threads.length;
+  }
+
+  private start(script: WorkerScript): Thread {
+    const worker = new Worker(script.url, { ...(script.execArgv ? { execArgv: script.execArgv } : {}) });
+    const thread: Thread = { worker, tasks: [] };
+    worker.unref();
+    worker.on('message', (reply: WorkerReply) => {
+      const task = thread.tasks.shift();
+      if (thread.tasks.length === 0) worker.unref();
+      if (!task) return;
+      if (reply.ok) task.resolve(reply.answer);
+      else
+        task.reject(
+          new Error(`A solver thread failed on the batch from line ${task.batch.firstLine}: ${reply.message}`),
+        );
+    });
+    const lost = () => this.lose(thread);
+    worker.on('error', lost);
+    worker.on('exit', lost);
+    return thread;
+  }
+
+  /** A thread is gone: its batches are answered here, in order, and it gets no more. */
+  private lose(thread: Thread): void {
+    const at = this.threads.indexOf(thread);
+    if (at >= 0) this.threads.splice(at, 1);
+    const orphans = thread.tasks.splice(0);
+    for (const task of orphans) this.answerHere(task);
+  }
+
+  private answerHere(task: Task): void {
+    try {
+      task.resolve(answerBatch(task.batch));
+    } catch (error) {
+      task.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  solve(batch: RowBatch): Promise<BatchAnswer> {
+    if (this.closed) return Promise.reject(new Error('The worker pool is closed'));
+    if (this.threads.length === 0) return IN_THREAD_SOLVER.solve(batch);
+    let thread = this.threads[0]!;
+    for (const t of this.threads) if (t.tasks.length < thread.tasks.length) thread = t;
+    return new Promise<BatchAnswer>((resolve, reject) => {
+      const task: Task = { batch, resolve, reject };
+      thread.tasks.push(task);
+      // Busy threads keep the process alive until their answers are in.
+      thread.worker.ref();
+      // Copied, not transferred: the batch is kept here until answered, to answer it here if the thread dies.
+      thread.worker.postMessage(batch);
+    });
+  }
+
+  /** Stops every thread; batches still out are answered here. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.threads.map((t) => t.worker.terminate()));
+  }
+}
