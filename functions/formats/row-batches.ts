@@ -12,8 +12,21 @@ function countLines(bytes: Uint8Array): number {
   return n;
 }
 
-function startsWithBom(bytes: Uint8Array): boolean {
-  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+/** The bytes of the file, a leading UTF-8 byte-order mark dropped (however the first chunks are cut). */
+async function* withoutBom(source: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {
+  let head: Uint8Array | undefined = new Uint8Array(0);
+  for await (const piece of source) {
+    const chunk = typeof piece === 'string' ? Buffer.from(piece) : piece;
+    if (!head) {
+      yield chunk;
+      continue;
+    }
+    head = Buffer.concat([head, chunk]);
+    if (head.length < 3) continue;
+    yield head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? head.subarray(3) : head;
+    head = undefined;
+  }
+  if (head && head.length > 0) yield head;
 }
 
 export interface CutOptions {
@@ -48,7 +61,6 @@ export async function* cutRowBatches(
   let partialBytes = 0;
   /** The line being read is too long: its bytes are dropped until it ends. */
   let dropping = false;
-  let first = true;
 
   const take = (): RowBatch => {
     // A fresh buffer of its own (not a view into a stream's chunk), so it can be moved to another thread whole.
@@ -82,12 +94,7 @@ export async function* cutRowBatches(
     doneLines++;
   };
 
-  for await (const piece of source) {
-    let chunk = typeof piece === 'string' ? Buffer.from(piece) : piece;
-    if (first && chunk.length > 0) {
-      first = false;
-      if (startsWithBom(chunk)) chunk = chunk.subarray(3);
-    }
+  for await (const chunk of withoutBom(source)) {
     const firstEnd = chunk.indexOf(NEWLINE);
     if (firstEnd < 0) {
       if (!dropping) {

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { answerBatch, IN_THREAD_SOLVER } from '../formats/index.js';
 import type { BatchAnswer, BatchSolver, RowBatch } from '../formats/index.js';
@@ -10,7 +12,8 @@ const BATCHES_PER_THREAD = 2;
 
 export interface WorkerScript {
   url: URL;
-  execArgv?: string[];
+  /** A TypeScript source (tests, `tsx` runs): loaded through tsx's loader. */
+  typescript?: boolean;
 }
 
 /**
@@ -24,8 +27,19 @@ export function defaultWorkerScript(): WorkerScript | undefined {
     if (existsSync(fileURLToPath(url))) return { url };
   }
   const source = new URL('./batch-worker.ts', import.meta.url);
-  if (existsSync(fileURLToPath(source))) return { url: source, execArgv: ['--import', 'tsx'] };
+  if (existsSync(fileURLToPath(source))) return { url: source, typescript: true };
   return undefined;
+}
+
+/**
+ * A worker for a TypeScript entry. `execArgv: ['--import', 'tsx']` does not reach a worker's own
+ * entry on Node 20, so a small ESM stub imports the entry through tsx's API (resolved from here).
+ */
+function typescriptWorker(url: URL): Worker {
+  const tsxPackage = createRequire(import.meta.url).resolve('tsx/package.json');
+  const tsxApi = pathToFileURL(path.join(path.dirname(tsxPackage), 'dist', 'esm', 'api', 'index.mjs')).href;
+  const stub = `import(${JSON.stringify(tsxApi)}).then((tsx) => tsx.tsImport(${JSON.stringify(url.href)}, ${JSON.stringify(url.href)}));`;
+  return new Worker(stub, { eval: true });
 }
 
 interface Task {
@@ -67,7 +81,7 @@ export class WorkerPool implements BatchSolver {
   }
 
   private start(script: WorkerScript): Thread {
-    const worker = new Worker(script.url, { ...(script.execArgv ? { execArgv: script.execArgv } : {}) });
+    const worker = script.typescript ? typescriptWorker(script.url) : new Worker(script.url);
     const thread: Thread = { worker, tasks: [] };
     worker.unref();
     worker.on('message', (reply: WorkerReply) => {
