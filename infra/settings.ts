@@ -8,7 +8,11 @@ import { RUN_DEFAULTS } from '../functions/contract/service-layout.js';
 export type ApiAuth = 'none' | 'iam';
 
 export interface Settings {
-  /** Function memory (MB). 1769 MB is exactly one full vCPU, and the solver is CPU-bound. */
+  /**
+   * Function memory (MB). 1769 MB is exactly one full vCPU, and the solver is CPU-bound. CPU grows
+   * with memory: 3,538 MB buys 2 vCPUs, 10,240 MB 6, and files are then solved on that many
+   * threads (SOLVER_THREADS, set from this by the function construct; HTTP requests use one).
+   */
   readonly memoryMb: number;
   /** Function timeout (s). One invocation streams one whole file; Lambda's maximum is 900. */
   readonly timeoutSeconds: number;

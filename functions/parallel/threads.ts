@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
+import { SOLVER_THREADS_ENV } from '../contract/service-layout.js';
 
-/** Environment variable that sets how many threads solve a file (the stack sets it from the function's memory). */
-export const SOLVER_THREADS_ENV = 'SOLVER_THREADS';
+export { SOLVER_THREADS_ENV };
 
 /** More threads than this only adds memory: Lambda stops at 6 vCPUs, and batches are the unit of work. */
 export const MAX_SOLVER_THREADS = 64;

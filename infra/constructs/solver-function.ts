@@ -7,7 +7,13 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { METRICS_NAMESPACE, prefixes, SERVICE_NAME } from '../../functions/contract/service-layout.js';
+import {
+  METRICS_NAMESPACE,
+  prefixes,
+  SERVICE_NAME,
+  SOLVER_THREADS_ENV,
+  solverThreadsForMemory,
+} from '../../functions/contract/service-layout.js';
 
 export interface SolverFunctionProps {
   /** Folder holding `index.mjs` (+ `.map`), as `npm run build` writes it. */
@@ -67,6 +73,8 @@ export class SolverFunction extends Construct {
         POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
         POWERTOOLS_LOG_LEVEL: 'INFO',
         NODE_OPTIONS: '--enable-source-maps',
+        // Files are solved on as many threads as the memory buys vCPUs (1 at the default 1,769 MB).
+        [SOLVER_THREADS_ENV]: String(solverThreadsForMemory(props.memoryMb)),
       },
     });
     Validations.of(this.function).acknowledge({

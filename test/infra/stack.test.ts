@@ -131,6 +131,7 @@ describe('function', () => {
       POWERTOOLS_METRICS_NAMESPACE: 'Sudoku',
       POWERTOOLS_LOG_LEVEL: 'INFO',
       NODE_OPTIONS: '--enable-source-maps',
+      SOLVER_THREADS: '1',
     });
   });
 

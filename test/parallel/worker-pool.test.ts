@@ -103,11 +103,11 @@ describe('how many threads solve a file', () => {
 });
 
 describe('functions/parallel', () => {
-  it('is pure Node: it imports only formats/ and Node built-ins (no AWS), and nothing imports it but the CLI and the pipeline', () => {
+  it('is pure Node: it imports only formats/, contract/ and Node built-ins (no AWS), and nothing imports it but the CLI and the pipeline', () => {
     const dir = path.join(root, 'functions', 'parallel');
     for (const file of readdirSync(dir)) {
       const imports = [...readFileSync(path.join(dir, file), 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]!);
-      for (const spec of imports) expect(spec, file).toMatch(/^(node:|\.\/|\.\.\/formats\/)/);
+      for (const spec of imports) expect(spec, file).toMatch(/^(node:|\.\/|\.\.\/(formats|contract)\/)/);
     }
     const users = ['batch', 'handler', 'http', 's3', 'sudoku', 'formats', 'contract'].filter((folder) =>
       readdirSync(path.join(root, 'functions', folder), { recursive: true, encoding: 'utf8' }).some(
