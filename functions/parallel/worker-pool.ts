@@ -83,7 +83,6 @@ export class WorkerPool implements BatchSolver {
   private start(script: WorkerScript): Thread {
     const worker = script.typescript ? typescriptWorker(script.url) : new Worker(script.url);
     const thread: Thread = { worker, tasks: [] };
-    worker.unref();
     worker.on('message', (reply: WorkerReply) => {
       const task = thread.tasks.shift();
       if (thread.tasks.length === 0) worker.unref();
@@ -97,6 +96,8 @@ export class WorkerPool implements BatchSolver {
     const lost = () => this.lose(thread);
     worker.on('error', lost);
     worker.on('exit', lost);
+    // After the listeners: adding a 'message' listener refs the thread again.
+    worker.unref();
     return thread;
   }
 

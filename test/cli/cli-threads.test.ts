@@ -50,6 +50,13 @@ describe('sudoku solve --threads', () => {
     for (const line of failedLines) expect(out[line - 1]).toMatch(/^error: /);
   });
 
+  it('exits once done when some threads never got a batch (idle threads do not keep the process alive)', async () => {
+    const file = path.join(dir, 'one.txt');
+    writeFileSync(file, `${EASY}\n`);
+    const run = await runCli(['solve', file, '--threads', '4']);
+    expect(run).toEqual({ code: 0, stdout: `${EASY_SOLUTION}\n`, stderr: '' });
+  });
+
   it('answers .jsonl on worker threads as on one thread', async () => {
     const file = path.join(dir, 'boards.jsonl');
     const rows = [JSON.stringify(EASY), '{"board": 7}', JSON.stringify({ board: HARD }), '{oops'];

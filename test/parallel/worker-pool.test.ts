@@ -74,6 +74,25 @@ describe('the worker pool', () => {
   });
 });
 
+describe('a process with a worker pool', () => {
+  it('exits when its work is done, threads that never got a batch included', () => {
+    const script = [
+      "const { batchSolverFor } = await import('./functions/parallel/index.ts');",
+      'const solver = batchSolverFor(3);',
+      `const bytes = new TextEncoder().encode(${JSON.stringify(`${EASY}\n`)});`,
+      "const answer = await solver.solve({ format: 'txt', firstLine: 1, bytes, overlong: [], maxLineChars: 100 });",
+      'console.log(answer.counts.solved);',
+    ].join('\n');
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(child.signal, 'the process had to be killed: a thread kept it alive').toBeNull();
+    expect(child.stdout.trim()).toBe('1');
+  });
+});
+
 describe('how many threads solve a file', () => {
   it('is what was asked for, else SOLVER_THREADS, else every CPU the process may use', () => {
     expect(solverThreads(3, { SOLVER_THREADS: '5' })).toBe(3);
