@@ -3,7 +3,7 @@
 import { parentPort } from 'node:worker_threads';
 import { answerBatch } from '../formats/index.js';
 import type { RowBatch } from '../formats/index.js';
-import type { WorkerReply } from './worker-messages.js';
+import type { WorkerReply } from './worker-pool.js';
 
 const port = parentPort;
 if (!port) throw new Error('batch-worker runs as a worker thread, started by the worker pool');

@@ -5,7 +5,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { answerBatch, IN_THREAD_SOLVER } from '../formats/index.js';
 import type { BatchAnswer, BatchSolver, RowBatch } from '../formats/index.js';
-import type { WorkerReply } from './worker-messages.js';
+
+/** What a solver thread sends back for each batch it was handed, in the order it was handed them. */
+export type WorkerReply = { ok: true; answer: BatchAnswer } | { ok: false; message: string };
 
 /** Batches queued on each thread: one being answered and one waiting, so a thread never idles between two. */
 const BATCHES_PER_THREAD = 2;
