@@ -3,7 +3,7 @@ import { IN_THREAD_SOLVER } from '../formats/index.js';
 import type { BatchSolver } from '../formats/index.js';
 import { defaultWorkerScript, WorkerPool } from './worker-pool.js';
 
-export { WorkerPool, defaultWorkerScript } from './worker-pool.js';
+export { WorkerPool, defaultWorkerScript, threadExecArgv } from './worker-pool.js';
 export type { WorkerPoolOptions, WorkerScript } from './worker-pool.js';
 export { MAX_SOLVER_THREADS, parseThreadCount, SOLVER_THREADS_ENV, solverThreads } from './threads.js';
 export type { ThreadCountResult } from './threads.js';

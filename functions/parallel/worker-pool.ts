@@ -41,7 +41,33 @@ function typescriptWorker(url: URL): Worker {
   const tsxPackage = createRequire(import.meta.url).resolve('tsx/package.json');
   const tsxApi = pathToFileURL(path.join(path.dirname(tsxPackage), 'dist', 'esm', 'api', 'index.mjs')).href;
   const stub = `import(${JSON.stringify(tsxApi)}).then((tsx) => tsx.tsImport(${JSON.stringify(url.href)}, ${JSON.stringify(url.href)}));`;
-  return new Worker(stub, { eval: true });
+  return new Worker(stub, { eval: true, execArgv: threadExecArgv() });
+}
+
+/** Node options a thread takes over from its process; each with its value (`--import tsx` or `--import=tsx`). */
+const INHERITED_OPTION =
+  /^(--cpu-prof|--heap-prof|--enable-source-maps|--conditions|-C|--import|--require|-r|--loader|--experimental-loader)(=|$)/;
+const TAKES_VALUE =
+  /^(--conditions|-C|--import|--require|-r|--loader|--experimental-loader|--cpu-prof-dir|--cpu-prof-name|--cpu-prof-interval|--heap-prof-dir|--heap-prof-name|--heap-prof-interval)$/;
+
+/**
+ * The process's Node options a thread gets: only profiling, source maps and loaders. Not all of
+ * them: `-e`/`-p` and `--input-type` would make the thread run the process's own script instead
+ * of its own, and a thread refuses process-wide ones (`--max-old-space-size`) when given explicitly.
+ */
+export function threadExecArgv(parent: readonly string[] = process.execArgv): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < parent.length; i++) {
+    const arg = parent[i]!;
+    const takesValue = TAKES_VALUE.test(arg);
+    if (INHERITED_OPTION.test(arg) || /^--(cpu|heap)-prof-/.test(arg)) {
+      kept.push(arg);
+      if (takesValue && i + 1 < parent.length) kept.push(parent[++i]!);
+    } else if (takesValue || arg === '-e' || arg === '--eval' || arg === '-p' || arg === '--print') {
+      i++;
+    }
+  }
+  return kept;
 }
 
 interface Task {
@@ -83,7 +109,9 @@ export class WorkerPool implements BatchSolver {
   }
 
   private start(script: WorkerScript): Thread {
-    const worker = script.typescript ? typescriptWorker(script.url) : new Worker(script.url);
+    const worker = script.typescript
+      ? typescriptWorker(script.url)
+      : new Worker(script.url, { execArgv: threadExecArgv() });
     const thread: Thread = { worker, tasks: [] };
     worker.on('message', (reply: WorkerReply) => {
       const task = thread.tasks.shift();
@@ -95,18 +123,25 @@ export class WorkerPool implements BatchSolver {
           new Error(`A solver thread failed on the batch from line ${task.batch.firstLine}: ${reply.message}`),
         );
     });
-    const lost = () => this.lose(thread);
-    worker.on('error', lost);
-    worker.on('exit', lost);
+    worker.on('error', (error) => this.lose(thread, error));
+    worker.on('exit', (code) => this.lose(thread, code));
     // After the listeners: adding a 'message' listener refs the thread again.
     worker.unref();
     return thread;
   }
 
   /** A thread is gone: its batches are answered here, in order, and it gets no more. */
-  private lose(thread: Thread): void {
+  private lose(thread: Thread, reason: unknown): void {
     const at = this.threads.indexOf(thread);
-    if (at >= 0) this.threads.splice(at, 1);
+    if (at < 0) return;
+    this.threads.splice(at, 1);
+    if (!this.closed) {
+      // Said out loud (stderr, the function's log): the file is still answered whole, but slower.
+      const why = reason instanceof Error ? reason.message : `exit code ${String(reason)}`;
+      process.emitWarning(`A solver thread stopped (${why}); its rows are solved in the main thread.`, {
+        code: 'SUDOKU_SOLVER_THREAD_LOST',
+      });
+    }
     const orphans = thread.tasks.splice(0);
     for (const task of orphans) this.answerHere(task);
   }

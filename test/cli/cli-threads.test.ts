@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DUPLICATE, EASY, EASY_SOLUTION, HARD, HARD_SOLUTION, MULTIPLE, NO_SOLUTION } from '../helpers/boards.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
 import { isSolutionOf } from '../helpers/sudoku-rules.js';
-import { ensureBuilt, runCli } from './run-cli.js';
+import { binPath, ensureBuilt, runCli } from './run-cli.js';
 
 let dir: string;
 /** 20,000 rows of a shared hard set with a failing, blank or CRLF row every so often: several batches. */
@@ -55,6 +55,16 @@ describe('sudoku solve --threads', () => {
     writeFileSync(file, `${EASY}\n`);
     const run = await runCli(['solve', file, '--threads', '4']);
     expect(run).toEqual({ code: 0, stdout: `${EASY_SOLUTION}\n`, stderr: '' });
+  });
+
+  it('starts its threads when run from a `node -e` script (the threads do not inherit the script)', async () => {
+    const script = `process.argv.splice(1, 0, 'sudoku'); await import(${JSON.stringify(binPath)});`;
+    const run = await runCli(['solve', mixed.file, '--threads', '2'], {
+      command: [process.execPath, '--input-type=module', '-e', script],
+    });
+    const direct = await runCli(['solve', mixed.file, '--threads', '1']);
+    expect(run).toEqual(direct);
+    expect(run.stderr).not.toMatch(/SUDOKU_SOLVER_THREAD_LOST|solver thread stopped/);
   });
 
   it('answers .jsonl on worker threads as on one thread', async () => {

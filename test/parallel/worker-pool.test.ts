@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultWorkerScript, solverThreads, WorkerPool } from '../../functions/parallel/index.js';
+import { defaultWorkerScript, solverThreads, threadExecArgv, WorkerPool } from '../../functions/parallel/index.js';
 import { batched } from '../formats/run-batches.js';
 import { DUPLICATE, EASY, EASY_SOLUTION, HARD, MULTIPLE, NO_SOLUTION } from '../helpers/boards.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
@@ -63,8 +63,18 @@ describe('the worker pool', () => {
 
   it('loses no row and does not hang when its threads die: their batches are answered in the calling thread', async () => {
     const bytes = mixedFile();
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
     const dying = pool(2, { url: new URL('./fixtures/dying-worker.mjs', import.meta.url) });
-    const got = await batched(bytes, 'txt', { ...CUT, solver: dying });
+    const got = await batched(bytes, 'txt', { ...CUT, solver: dying }).finally(() => process.off('warning', onWarning));
+    expect(warnings.map((w) => (w as Error & { code?: string }).code)).toEqual([
+      'SUDOKU_SOLVER_THREAD_LOST',
+      'SUDOKU_SOLVER_THREAD_LOST',
+    ]);
+    expect(warnings[0]!.message).toMatch(
+      /A solver thread stopped \(exit code 7\); its rows are solved in the main thread/,
+    );
     expect(got).toEqual(await batched(bytes, 'txt', CUT));
     expect(dying.size).toBe(0);
     expect(got.text.split('\n')[0]).not.toMatch(/^error/);
@@ -90,6 +100,16 @@ describe('a process with a worker pool', () => {
     });
     expect(child.signal, 'the process had to be killed: a thread kept it alive').toBeNull();
     expect(child.stdout.trim()).toBe('1');
+  });
+});
+
+describe('the Node options a thread inherits', () => {
+  it("keep profiling, source maps and loaders; drop the parent's own script (-e, --input-type) and process-wide flags", () => {
+    const parent = ['--input-type=module', '-e', 'import(x)', '--cpu-prof', '--cpu-prof-dir', '/tmp/p'];
+    parent.push('--enable-source-maps', '--max-old-space-size=24', '-p', '1');
+    expect(threadExecArgv(parent)).toEqual(['--cpu-prof', '--cpu-prof-dir', '/tmp/p', '--enable-source-maps']);
+    const loaders = ['--import', 'tsx', '--eval=1', '--require=x.cjs', '--stack-size=900'];
+    expect(threadExecArgv(loaders)).toEqual(['--import', 'tsx', '--require=x.cjs']);
   });
 });
 
