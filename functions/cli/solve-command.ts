@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -54,7 +54,8 @@ export async function runSolve(command: SolveCommand, io: CliStreams): Promise<n
     try {
       // Opened first so a missing file is a usage error, not a stream error halfway.
       const handle = await open(command.input, 'r');
-      input = createReadStream('', { fd: handle.fd, highWaterMark: 1 << 16 });
+      // The stream owns the handle: a bare fd left the FileHandle to be closed again by GC (EBADF crash).
+      input = handle.createReadStream({ highWaterMark: 1 << 16 });
     } catch (error) {
       io.stderr.write(`sudoku: cannot read '${command.input}': ${errorCode(error) ?? String(error)}\n`);
       return EXIT_USAGE;
