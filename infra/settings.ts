@@ -20,7 +20,10 @@ export interface Settings {
   readonly apiBurstLimit: number;
   /** `none` (public, throttled) or `iam` (SigV4-signed callers only). */
   readonly apiAuth: ApiAuth;
-  /** Files function memory (MB): 1769 MB per vCPU, up to 6 vCPUs at 10240 MB. */
+  /**
+   * Files function memory (MB): 1769 MB per vCPU, up to 6 vCPUs at 10240 MB; files are solved on as
+   * many threads as it buys (SOLVER_THREADS, set from this by the function construct).
+   */
   readonly filesMemoryMb: number;
   /** Files function timeout (s). One invocation streams one whole file (or a map item's files); Lambda's maximum is 900. */
   readonly filesTimeoutSeconds: number;

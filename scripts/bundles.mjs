@@ -60,6 +60,13 @@ export const bundles = {
 };
 
 /**
+ * The solver threads' entry, bundled as batch-worker.mjs beside each bundle's index.mjs: both the
+ * CLI and the Lambda solve files on every CPU, and functions/parallel/worker-pool.ts looks for it
+ * there (the CDK asset is the whole dist/handler folder, so it ships with the function).
+ */
+export const workerEntry = 'functions/parallel/batch-worker.ts';
+
+/**
  * Bundles split into chunks: code an entry loads with `await import()` (the AWS SDK behind the S3
  * kind of event) goes to dist/<name>/chunks/ and is read only when first used, so an HTTP cold
  * start does not parse it. Measured with the S3 adapter plugged in: one 674 KB file took 37 ms to
@@ -69,15 +76,13 @@ const splitBundles = new Set(['handler']);
 
 export function bundleOptions(name) {
   const outdir = path.join(root, 'dist', name);
-  const base = { ...common, entryPoints: [path.join(root, bundles[name])], metafile: true };
-  if (!splitBundles.has(name)) return { ...base, outfile: path.join(outdir, 'index.mjs') };
+  const entryPoints = { index: path.join(root, bundles[name]), 'batch-worker': path.join(root, workerEntry) };
+  const base = { ...common, entryPoints, metafile: true, outdir, outExtension: { '.js': '.mjs' } };
+  if (!splitBundles.has(name)) return base;
   return {
     ...base,
     splitting: true,
-    outdir,
-    entryNames: 'index',
     chunkNames: 'chunks/[name]-[hash]',
-    outExtension: { '.js': '.mjs' },
   };
 }
 

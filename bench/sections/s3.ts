@@ -36,7 +36,7 @@ function mulberry32(seed: number): () => number {
 }
 
 /** The set, reshuffled on every pass, until `rows` puzzles: pass k is a fresh permutation. */
-function* puzzleRows(set: readonly string[], rows: number): Generator<string> {
+export function* puzzleRows(set: readonly string[], rows: number): Generator<string> {
   const random = mulberry32(17);
   const order = set.map((_, i) => i);
   for (let emitted = 0; emitted < rows; ) {
@@ -51,7 +51,7 @@ function* puzzleRows(set: readonly string[], rows: number): Generator<string> {
   }
 }
 
-async function writePuzzleFile(file: string, set: readonly string[], rows: number): Promise<void> {
+export async function writePuzzleFile(file: string, set: readonly string[], rows: number): Promise<void> {
   const out = createWriteStream(file);
   let block = '';
   for (const puzzle of puzzleRows(set, rows)) {
@@ -93,7 +93,7 @@ interface ProcessRun {
   baselineRssKb: number;
 }
 
-async function processInChild(endpoint: string, bucket: string, key: string): Promise<ProcessRun> {
+async function processInChild(endpoint: string, bucket: string, key: string, threads?: number): Promise<ProcessRun> {
   const child = spawn(
     process.execPath,
     [
@@ -113,6 +113,7 @@ async function processInChild(endpoint: string, bucket: string, key: string): Pr
       env: {
         ...process.env,
         S3_ENDPOINT: endpoint,
+        ...(threads === undefined ? {} : { SOLVER_THREADS: String(threads) }),
         POWERTOOLS_LOG_LEVEL: 'SILENT',
         POWERTOOLS_METRICS_DISABLED: 'true',
         NODE_NO_WARNINGS: '1',
@@ -179,7 +180,9 @@ export async function run(): Promise<void> {
         partSize: 16 * 1024 * 1024,
         queueSize: 4,
       }).done();
-      const run = await processInChild(server.endpoint, 'bench', key);
+      // 1M rows on one thread and on two (SOLVER_THREADS, as the stack sets it); 4M on every CPU.
+      const single = n === 1_000_000 ? await processInChild(server.endpoint, 'bench', key, 1) : undefined;
+      const run = await processInChild(server.endpoint, 'bench', key, n === 1_000_000 ? 2 : undefined);
       if (run.report.counts.solved !== n) throw new Error(`only ${run.report.counts.solved} of ${n} rows solved`);
       runs.push({ rows: n, bytes: statSync(file).size, run });
       if (n === 1_000_000) {
@@ -201,6 +204,17 @@ export async function run(): Promise<void> {
       }
       const r = run.report;
       const bare = runs[0]!.bare!;
+      if (single) {
+        if (single.report.counts.solved !== n)
+          throw new Error(`only ${single.report.counts.solved} of ${n} rows solved`);
+        console.log(
+          `| S3 end to end, SOLVER_THREADS=1 (${(runs.at(-1)!.bytes / 1e6).toFixed(0)} MB) | ${fmt(n)} | ${fmt(single.report.puzzlesPerSecond)} | ${(single.report.puzzlesPerSecond / bare).toFixed(2)} | ${mb(single.maxRssKb)} |`,
+        );
+        console.log(
+          `| S3 end to end, SOLVER_THREADS=2: ${(r.puzzlesPerSecond / single.report.puzzlesPerSecond).toFixed(2)}x one thread | ${fmt(n)} | ${fmt(r.puzzlesPerSecond)} | ${(r.puzzlesPerSecond / bare).toFixed(2)} | ${mb(run.maxRssKb)} |`,
+        );
+        continue;
+      }
       console.log(
         `| S3 end to end: GetObject -> solve -> multipart Upload -> report (${(runs.at(-1)!.bytes / 1e6).toFixed(0)} MB) | ${fmt(n)} | ${fmt(r.puzzlesPerSecond)} | ${(r.puzzlesPerSecond / bare).toFixed(2)} | ${mb(run.maxRssKb)} |`,
       );

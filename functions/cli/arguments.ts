@@ -1,10 +1,18 @@
 import { isFileFormat } from '../formats/index.js';
 import type { FileFormat } from '../formats/index.js';
+import { parseThreadCount } from '../parallel/index.js';
 
 /** What the command line asks for. */
 export type CliCommand =
   | { kind: 'help' }
-  | { kind: 'solve'; input: string; output: string | undefined; format: FileFormat | undefined }
+  | {
+      kind: 'solve';
+      input: string;
+      output: string | undefined;
+      format: FileFormat | undefined;
+      /** Threads solving the rows; every CPU when not given. */
+      threads?: number;
+    }
   | { kind: 'usage-error'; message: string };
 
 const usageError = (message: string): CliCommand => ({ kind: 'usage-error', message });
@@ -18,13 +26,20 @@ export function parseArguments(argv: readonly string[]): CliCommand {
   let input: string | undefined;
   let output: string | undefined;
   let format: FileFormat | undefined;
+  let threads: number | undefined;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
     const [flag, inline] =
       arg.startsWith('--') && arg.includes('=')
         ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
         : [arg, undefined];
-    if (flag === '-o' || flag === '--output' || flag === '-f' || flag === '--format') {
+    if (flag === '--threads' || flag === '-j') {
+      const value = inline ?? rest[++i];
+      if (value === undefined || value === '') return usageError(`${flag} needs a value`);
+      const parsed = parseThreadCount(value, flag);
+      if (!parsed.ok) return usageError(parsed.message);
+      threads = parsed.threads;
+    } else if (flag === '-o' || flag === '--output' || flag === '-f' || flag === '--format') {
       const value = inline ?? rest[++i];
       if (value === undefined || value === '') return usageError(`${flag} needs a value`);
       if (flag === '-o' || flag === '--output') {
@@ -42,16 +57,17 @@ export function parseArguments(argv: readonly string[]): CliCommand {
       return usageError(`only one input file may be given (got '${input}' and '${arg}')`);
     }
   }
-  return { kind: 'solve', input: input ?? '-', output, format };
+  return { kind: 'solve', input: input ?? '-', output, format, ...(threads === undefined ? {} : { threads }) };
 }
 
-export const HELP = `Usage: sudoku solve [FILE|-] [-o OUT] [--format txt|csv|jsonl|json]
+export const HELP = `Usage: sudoku solve [FILE|-] [-o OUT] [--format txt|csv|jsonl|json] [--threads N]
 
 Solves every puzzle of FILE (or standard input, when FILE is '-' or missing) and writes one
 answer per input line, in order: the 81-digit solution, or for a line that cannot be solved a
 line starting with 'error:'. Each unsolved line is also named on stderr with its line number
 and the reason. Blank lines stay blank; CRLF line ends and a UTF-8 byte-order mark are accepted.
-Runs in flat memory, whatever the number of lines.
+Runs in flat memory, whatever the number of lines, and on every CPU it may use (.txt and
+.jsonl rows are solved on worker threads; output order is kept).
 
 The format comes from the file name: .txt (one puzzle a line; also any other name), .csv (a
 header row with a 'puzzle' or 'quizzes' column; the solution, status and error columns are
@@ -63,6 +79,8 @@ Options:
                      replaced only when the whole run succeeded, and left as it was otherwise
                      (a pipe or device such as /dev/stdout is written directly)
   -f, --format F     read the input as F (txt, csv, jsonl, json) whatever its name
+  -j, --threads N    solve on N threads (default: every CPU this process may use, which
+                     taskset or a container limit lowers; 1 solves in the main thread)
   -h, --help         show this help
 
 Exit status: 0 every puzzle solved, 1 some were not (or the output could not be written),

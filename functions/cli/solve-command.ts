@@ -3,6 +3,7 @@ import { open } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
 import { describeProblem, detectFileKind, isFormatError, solvePuzzleStream } from '../formats/index.js';
 import type { FileFormat, RowFailure } from '../formats/index.js';
+import { batchSolverFor, solverThreads } from '../parallel/index.js';
 import { EXIT_ALL_SOLVED, EXIT_SOME_FAILED, EXIT_USAGE } from './arguments.js';
 import { OutputError, openOutput } from './output-file.js';
 import type { OutputTarget } from './output-file.js';
@@ -17,6 +18,7 @@ export interface SolveCommand {
   input: string;
   output: string | undefined;
   format: FileFormat | undefined;
+  threads?: number;
 }
 
 function placeOf(failure: RowFailure): string {
@@ -64,6 +66,7 @@ export async function runSolve(command: SolveCommand, io: CliStreams): Promise<n
         await handle.close();
         return fail(EXIT_USAGE, `cannot read '${command.input}': it is a directory; give a puzzle file`);
       }
+      // The stream owns the handle: a bare fd left the FileHandle to be closed again by GC (EBADF crash).
       input = handle.createReadStream({ highWaterMark: 1 << 16 });
     } catch (error) {
       return fail(EXIT_USAGE, `cannot read '${command.input}': ${errorCode(error) ?? String(error)}`);
@@ -90,6 +93,7 @@ export async function runSolve(command: SolveCommand, io: CliStreams): Promise<n
       gunzip,
       gzip,
       failureCap: 0,
+      batches: batchSolverFor(command.threads ?? solverThreads()),
       onFailure: (failure) => io.stderr.write(`${placeOf(failure)}: ${describeProblem(failure.problem)}\n`),
     });
     await target?.commit();

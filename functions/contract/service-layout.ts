@@ -109,3 +109,18 @@ export const FUNCTION_PURPOSE_VARIABLE = 'FUNCTION_PURPOSE';
  * docs/infra.md); a file may take Lambda's maximum.
  */
 export const FUNCTION_TIMEOUT_DEFAULTS: Readonly<Record<FunctionPurpose, number>> = { api: 5, files: 900 };
+
+/** The function's environment variable that says on how many threads a file is solved (functions/parallel reads it). */
+export const SOLVER_THREADS_ENV = 'SOLVER_THREADS';
+
+/** Lambda's memory that buys one full vCPU; CPU grows in proportion, up to 6 vCPUs at 10,240 MB. */
+export const MB_PER_VCPU = 1769;
+
+/**
+ * Threads for a function of `memoryMb`: its vCPUs, rounded (3,008 MB, 1.7 vCPUs, gains from a
+ * second thread; 2,048 MB does not), at least 1 and at most 6. Set explicitly because at 1,769 MB
+ * the sandbox may still show two CPUs to `os.availableParallelism()` while paying for one.
+ */
+export function solverThreadsForMemory(memoryMb: number): number {
+  return Math.max(1, Math.min(6, Math.round(memoryMb / MB_PER_VCPU)));
+}

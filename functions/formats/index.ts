@@ -11,3 +11,7 @@ export type { SolvePuzzleStreamOptions } from './solve-stream.js';
 export { MAX_JSON_CHARS } from './json-document.js';
 export { describeProblem } from './row-json.js';
 export type { RowJson } from './row-json.js';
+export { answerBatch } from './row-batch.js';
+export type { BatchAnswer, BatchFormat, RowBatch } from './row-batch.js';
+export { IN_THREAD_SOLVER, isBatchFormat, solveRowBatches } from './batched-solve.js';
+export type { BatchSolver } from './batched-solve.js';

@@ -1,3 +1,5 @@
+import { isBatchFormat, solveRowBatches } from './batched-solve.js';
+import type { BatchSolver } from './batched-solve.js';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
@@ -49,6 +51,8 @@ export interface SolvePuzzleStreamOptions extends FileTallyOptions {
   gunzip?: boolean;
   /** Gzip the output. */
   gzip?: boolean;
+  /** Where .txt and .jsonl rows are answered (worker threads, see functions/parallel/); in this thread by default. */
+  batches?: BatchSolver;
   /** Count into this tally (so a caller still has the counts when the stream fails); a new one by default. */
   tally?: FileTally;
 }
@@ -66,7 +70,8 @@ export async function solvePuzzleStream(options: SolvePuzzleStreamOptions): Prom
   const stages: PipelineStage[] = [options.input];
   if (options.gunzip) stages.push(gunzipOrFormatError(options.input));
   stages.push(async function* solving(source: AsyncIterable<Buffer>) {
-    yield* solveText(decodeUtf8(source), options.format, tally);
+    if (isBatchFormat(options.format)) yield* solveRowBatches(source, options.format, tally, options.batches);
+    else yield* solveText(decodeUtf8(source), options.format, tally);
   });
   if (options.gzip) stages.push(createGzip());
   stages.push(options.output);

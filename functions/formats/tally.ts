@@ -69,6 +69,24 @@ export class FileTally {
     this.onFailure?.(failure);
   }
 
+  /** Adds what a batch of rows counted on its own (in input order), as if each row had been recorded here. */
+  merge(counts: Readonly<RowCounts>, failures: readonly RowFailure[]): void {
+    const c = this.counts;
+    c.rows += counts.rows;
+    c.blank += counts.blank;
+    c.solved += counts.solved;
+    c.unique += counts.unique;
+    c.multiple += counts.multiple;
+    c.noSolution += counts.noSolution;
+    c.contradictory += counts.contradictory;
+    c.malformed += counts.malformed;
+    for (const failure of failures) {
+      this.failuresTotal++;
+      if (this.failures.length < this.cap) this.failures.push(failure);
+      this.onFailure?.(failure);
+    }
+  }
+
   /** Rows that were not solved (blank lines are not rows). */
   get failed(): number {
     return this.counts.rows - this.counts.solved;

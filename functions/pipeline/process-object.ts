@@ -6,6 +6,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import { detectFileKind, FileTally, isFormatError, solvePuzzleStream } from '../formats/index.js';
 import type { FileKind, FormatError } from '../formats/index.js';
+import { batchSolverFor, solverThreads } from '../parallel/index.js';
 import { logger, recordSolves } from '../observability/powertools.js';
 import { REPORT_OUTCOME_METADATA, SOURCE_ETAG_METADATA, SOURCE_KEY_METADATA } from '../contract/service-layout.js';
 import { reportedCounts, reportedFailure } from './report.js';
@@ -124,6 +125,7 @@ async function solveIntoOutput(
     gunzip: kind.gzip,
     gzip: kind.gzip,
     tally,
+    batches: batchSolverFor(solverThreads()),
   });
   const uploading = upload.done();
   // Whichever side fails first ends both: a stalled upload must not leave the reader waiting forever.

@@ -16,6 +16,8 @@ import {
   prefixes,
   RUN_REPORTS_PREFIX,
   SERVICE_NAME,
+  SOLVER_THREADS_ENV,
+  solverThreadsForMemory,
 } from '../../functions/contract/service-layout.js';
 
 export interface SolverFunctionProps {
@@ -91,6 +93,9 @@ export class SolverFunction extends Construct {
         POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
         POWERTOOLS_LOG_LEVEL: 'INFO',
         NODE_OPTIONS: '--enable-source-maps',
+        // Files are solved on as many threads as the memory buys vCPUs (1 at the default 1,769 MB).
+        // Files are solved on as many threads as the memory buys vCPUs; a request solves in one.
+        ...(props.purpose === 'files' ? { [SOLVER_THREADS_ENV]: String(solverThreadsForMemory(props.memoryMb)) } : {}),
       },
     });
 

@@ -22,11 +22,15 @@ export interface CliRun {
 /** Spawns `node [nodeArgs] bin/sudoku.mjs args`, feeding `stdin` if given. */
 export function runCli(
   args: string[],
-  options: { stdin?: string | Buffer; nodeArgs?: string[]; command?: string[] } = {},
+  options: { stdin?: string | Buffer; nodeArgs?: string[]; command?: string[]; env?: NodeJS.ProcessEnv } = {},
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const [cmd, ...pre] = options.command ?? [process.execPath, ...(options.nodeArgs ?? []), binPath];
-    const child = spawn(cmd!, [...pre, ...args], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(cmd!, [...pre, ...args], {
+      cwd: repoRoot,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));

@@ -147,7 +147,7 @@ describe('functions', () => {
 
   it.each([
     ['api', { CORS_ALLOW_ORIGINS: '*' }],
-    ['files', { BUCKET: 'bucket' }],
+    ['files', { BUCKET: 'bucket', SOLVER_THREADS: '1' }],
   ] as const)(
     'the %s function gets its purpose, the Powertools settings, source maps (and the API its CORS origins) through its environment',
     (purpose, extra) => {
@@ -160,6 +160,7 @@ describe('functions', () => {
         POWERTOOLS_LOG_LEVEL: 'INFO',
         NODE_OPTIONS: '--enable-source-maps',
         ...('CORS_ALLOW_ORIGINS' in extra ? { CORS_ALLOW_ORIGINS: '*' } : {}),
+        ...('SOLVER_THREADS' in extra ? { SOLVER_THREADS: '1' } : {}),
       });
     },
   );

@@ -1,0 +1,30 @@
+/** Solving a file on every CPU: worker threads behind formats' BatchSolver. Pure Node: no AWS. */
+import { IN_THREAD_SOLVER } from '../formats/index.js';
+import type { BatchSolver } from '../formats/index.js';
+import { defaultWorkerScript, WorkerPool } from './worker-pool.js';
+
+export { WorkerPool, defaultWorkerScript, threadExecArgv } from './worker-pool.js';
+export type { WorkerPoolOptions, WorkerScript } from './worker-pool.js';
+export { MAX_SOLVER_THREADS, parseThreadCount, SOLVER_THREADS_ENV, solverThreads } from './threads.js';
+export type { ThreadCountResult } from './threads.js';
+
+const pools = new Map<number, WorkerPool>();
+
+/**
+ * Where a file's rows are answered with `threads` threads: in this thread for one, else on a pool
+ * of that many worker threads, started once per process and shared by every file (a warm Lambda
+ * or a batch of files reuses it; idle, it does not keep the process alive). Code bundled without
+ * batch-worker.mjs beside it (a test's ad hoc bundle) solves in this thread; both shipped bundles
+ * have it, and their tests start it.
+ */
+export function batchSolverFor(threads: number): BatchSolver {
+  if (threads <= 1) return IN_THREAD_SOLVER;
+  let pool = pools.get(threads);
+  if (!pool || pool.size === 0) {
+    const script = defaultWorkerScript();
+    if (!script) return IN_THREAD_SOLVER;
+    pool = new WorkerPool({ threads, script });
+    pools.set(threads, pool);
+  }
+  return pool;
+}

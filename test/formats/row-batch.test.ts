@@ -1,0 +1,131 @@
+import { Readable } from 'node:stream';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { FileTally } from '../../functions/formats/index.js';
+import type { BatchFormat } from '../../functions/formats/index.js';
+import { createJsonlCodec } from '../../functions/formats/jsonl-codec.js';
+import { solveLines } from '../../functions/formats/line-codec.js';
+import { decodeUtf8, splitLines } from '../../functions/formats/line-splitting.js';
+import { createTxtCodec } from '../../functions/formats/txt-codec.js';
+import { DUPLICATE, EASY, EASY_SOLUTION, HARD, MULTIPLE, NO_SOLUTION, toChars } from '../helpers/boards.js';
+import { batched } from './run-batches.js';
+import { chunked } from './run-format.js';
+
+/** The file as the line codecs answer it one line at a time: the reference the batches must match. */
+async function lineByLine(bytes: Buffer, format: BatchFormat, chunkSize: number, maxLineChars: number) {
+  const tally = new FileTally({ failureCap: Number.POSITIVE_INFINITY });
+  const codec = format === 'txt' ? createTxtCodec() : createJsonlCodec();
+  const parts: string[] = [];
+  for await (const part of solveLines(
+    splitLines(decodeUtf8(Readable.from(chunked(bytes, chunkSize))), maxLineChars),
+    codec,
+    tally,
+  ))
+    parts.push(part);
+  return { text: parts.join(''), counts: tally.counts, failures: tally.failures };
+}
+
+const MAX_LINE = 120;
+
+/** Rows of every kind a .txt file meets: plain, drawn, zeros, blank, bad characters, invalid UTF-8, too long. */
+const TXT_ROWS: (string | Buffer)[] = [
+  EASY,
+  HARD,
+  EASY.replace(/\./g, '0'),
+  MULTIPLE,
+  DUPLICATE,
+  NO_SOLUTION,
+  `${EASY.slice(0, 40)}x${EASY.slice(41)}`,
+  EASY.slice(0, 80),
+  `  ${EASY.slice(0, 27)} | ${EASY.slice(27)}  `,
+  '',
+  '   ',
+  'é'.repeat(81),
+  Buffer.from([0xff, 0x35, 0xc3]),
+  'z'.repeat(MAX_LINE + 1),
+  '7'.repeat(MAX_LINE * 4),
+];
+
+const JSONL_ROWS: (string | Buffer)[] = [
+  JSON.stringify(EASY),
+  JSON.stringify({ board: HARD }),
+  JSON.stringify(toChars(EASY)),
+  JSON.stringify(DUPLICATE),
+  '{"board": [1, 2]}',
+  '{not json',
+  '',
+  EASY,
+  'z'.repeat(MAX_LINE * 4),
+];
+
+/** A file of the given rows: LF or CRLF each, maybe a BOM first, maybe no final newline. */
+function fileOf(rows: (string | Buffer)[], crlf: boolean[], bom: boolean, finalNewline: boolean): Buffer {
+  const parts: Buffer[] = bom ? [Buffer.from('\uFEFF')] : [];
+  rows.forEach((row, i) => {
+    parts.push(typeof row === 'string' ? Buffer.from(row) : row);
+    if (i < rows.length - 1 || finalNewline) parts.push(Buffer.from(crlf[i] ? '\r\n' : '\n'));
+  });
+  return Buffer.concat(parts);
+}
+
+const fileArbitrary = (rows: (string | Buffer)[]) =>
+  fc.record({
+    picks: fc.array(fc.nat(rows.length - 1), { minLength: 0, maxLength: 40 }),
+    crlf: fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }),
+    bom: fc.boolean(),
+    finalNewline: fc.boolean(),
+    chunkSize: fc.integer({ min: 1, max: 700 }),
+    batchBytes: fc.integer({ min: 1, max: 2000 }),
+  });
+
+describe('rows answered in batches (the file path of .txt and .jsonl)', () => {
+  it.each([
+    ['txt', TXT_ROWS],
+    ['jsonl', JSONL_ROWS],
+  ] as const)(
+    'answers a .%s file exactly as the line codec does, line by line, whatever the chunks and batches (property)',
+    async (format, rows) => {
+      await fc.assert(
+        fc.asyncProperty(fileArbitrary(rows), async ({ picks, crlf, bom, finalNewline, chunkSize, batchBytes }) => {
+          const bytes = fileOf(
+            picks.map((i) => rows[i]!),
+            crlf,
+            bom,
+            finalNewline,
+          );
+          const expected = await lineByLine(bytes, format, chunkSize, MAX_LINE);
+          const got = await batched(bytes, format, { chunkSize, batchBytes, maxLineChars: MAX_LINE });
+          expect(got).toEqual(expected);
+        }),
+        { numRuns: 150 },
+      );
+    },
+  );
+
+  it('numbers lines across batches: the failures name the line they are on', async () => {
+    const rows = [EASY, DUPLICATE, '', EASY, 'nope', HARD, NO_SOLUTION];
+    const bytes = Buffer.from(`${Array.from({ length: 50 }, () => rows.join('\n')).join('\n')}\n`);
+    const got = await batched(bytes, 'txt', { chunkSize: 333, batchBytes: 500, maxLineChars: MAX_LINE });
+    const lines = got.text.split('\n');
+    expect(lines).toHaveLength(50 * rows.length + 1);
+    expect(lines[0]).toBe(EASY_SOLUTION);
+    expect(got.counts).toMatchObject({ rows: 300, blank: 50, solved: 150, contradictory: 50, malformed: 50 });
+    expect(got.counts.noSolution).toBe(50);
+    const failedLines = got.failures.map((f) => f.problem.line);
+    const expectedLines = Array.from({ length: 50 }, (_, k) => [2, 5, 7].map((l) => k * rows.length + l)).flat();
+    expect(failedLines).toEqual(expectedLines);
+    for (const line of expectedLines) expect(lines[line - 1]).toMatch(/^error: [A-Z_]+: /);
+  });
+
+  it('drops a line that never ends as it streams in and answers it as too long, then goes on', async () => {
+    const bytes = Buffer.concat([Buffer.from(`${EASY}\n`), Buffer.alloc(10_000, 0x37), Buffer.from(`\n${EASY}\n`)]);
+    const got = await batched(bytes, 'txt', { chunkSize: 64, batchBytes: 100, maxLineChars: 100 });
+    expect(got.text.split('\n')).toEqual([
+      EASY_SOLUTION,
+      expect.stringMatching(/^error: LINE_TOO_LONG: /),
+      EASY_SOLUTION,
+      '',
+    ]);
+    expect(got.failures.map((f) => [f.problem.line, f.problem.code])).toEqual([[2, 'LINE_TOO_LONG']]);
+  });
+});
