@@ -1,6 +1,6 @@
 import { answerBatch } from './row-batch.js';
 import type { BatchAnswer, BatchFormat, RowBatch } from './row-batch.js';
-import { cutRowBatches } from './row-batches.js';
+import { countLines, cutRowBatches } from './row-batches.js';
 import type { CutOptions } from './row-batches.js';
 import type { FileTally } from './tally.js';
 import type { FileFormat } from './types.js';
@@ -37,9 +37,11 @@ export async function* solveRowBatches(
   solver: BatchSolver = IN_THREAD_SOLVER,
   cut: CutOptions = {},
 ): AsyncGenerator<Buffer> {
-  const inFlight: Promise<BatchAnswer>[] = [];
+  const inFlight: { answer: Promise<BatchAnswer>; lines: number }[] = [];
   const next = async (): Promise<Buffer> => {
-    const answer = await inFlight.shift()!;
+    const pending = inFlight.shift()!;
+    const answer = await pending.answer;
+    tally.readAhead(-pending.lines);
     tally.merge(answer.counts, answer.failures);
     return Buffer.from(answer.text.buffer, answer.text.byteOffset, answer.text.length);
   };
@@ -47,7 +49,9 @@ export async function* solveRowBatches(
     const answer = solver.solve(batch);
     // Awaited in order below; until then a failure must not count as unhandled.
     answer.catch(() => undefined);
-    inFlight.push(answer);
+    inFlight.push({ answer, lines: countLines(batch.bytes) });
+    // Read now, answered later: a report of a file that breaks meanwhile still says how far reading got.
+    tally.readAhead(inFlight.at(-1)!.lines);
     if (inFlight.length >= solver.capacity) {
       const text = await next();
       if (text.length > 0) yield text;

@@ -70,6 +70,19 @@ export class FileTally {
   }
 
   /** Adds what a batch of rows counted on its own (in input order), as if each row had been recorded here. */
+  /** Lines of batches read but not answered yet (merged later), counted in `rowsRead`. */
+  private linesReadAhead = 0;
+
+  /** Lines read ahead of their answers (negative once they are merged). */
+  readAhead(lines: number): void {
+    this.linesReadAhead += lines;
+  }
+
+  /** Rows read so far: those answered, and the lines of batches still being answered. */
+  get rowsRead(): number {
+    return this.counts.rows + this.linesReadAhead;
+  }
+
   merge(counts: Readonly<RowCounts>, failures: readonly RowFailure[]): void {
     const c = this.counts;
     c.rows += counts.rows;

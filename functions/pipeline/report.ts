@@ -44,7 +44,7 @@ export function reportedCounts(tally: FileTally, rejected: boolean): ReportedCou
     contradictory: 0,
     malformed: 0,
   };
-  return { ...none, rowsReadBeforeError: tally.counts.rows };
+  return { ...none, rowsReadBeforeError: tally.rowsRead };
 }
 
 export function reportedFailure(failure: RowFailure): ReportedFailure {

@@ -4,10 +4,12 @@ import { solverThreadsForMemory } from '../../functions/contract/service-layout.
 import { synth } from './helpers.js';
 
 function solverThreadsAt(memoryMb: number): unknown {
-  const functions = synth({ memoryMb }).template.findResources('AWS::Lambda::Function');
-  const solver = Object.values(functions).find(
-    (f) => (f.Properties as { Handler?: string }).Handler === 'index.handler',
-  ) as { Properties: { MemorySize: number; Environment: { Variables: Record<string, unknown> } } };
+  const functions = synth({ filesMemoryMb: memoryMb }).template.findResources('AWS::Lambda::Function', {
+    Properties: { Environment: { Variables: { FUNCTION_PURPOSE: 'files' } } },
+  });
+  const solver = Object.values(functions)[0] as {
+    Properties: { MemorySize: number; Environment: { Variables: Record<string, unknown> } };
+  };
   expect(solver.Properties.MemorySize).toBe(memoryMb);
   return solver.Properties.Environment.Variables.SOLVER_THREADS;
 }
