@@ -395,8 +395,8 @@ function placeGiven(i: number, d: number): void {
   const bit = 1 << pos;
   for (let j = b; j < 27; j += 3) s[j] = s[j]! & ~bit;
   const k = (d - 1) * 3 + b;
-  // The given keeps only its own cell in its band row; a second equal given in that row wipes it
-  // out, which leaves a cell with no candidate: a contradiction found by the first propagation.
+  // The given keeps only its own cell in its band row (in loadText too); a second equal given in
+  // that row wipes it out, which leaves a cell with no candidate: a contradiction found at once.
   const row = ((pos / 9) | 0) * 9;
   s[k] = (s[k]! & ~(511 << row)) | bit;
 }
@@ -414,17 +414,32 @@ function loadCells(cells: Cells): void {
  * into level 0 and into `cells`. false on any other character (the caller then parses in full).
  */
 function loadText(text: string, cells: Cells): boolean {
-  clearState();
-  for (let i = 0; i < 81; i++) {
-    const d = text.charCodeAt(i) - 48;
-    if (d > 0 && d <= 9) {
-      cells[i] = d;
-      placeGiven(i, d);
-    } else if (d === 0 || d === -2) {
-      cells[i] = 0;
-    } else {
-      return false;
+  const s = stack;
+  // Per band, the given cells: they leave every digit at once, 27 writes instead of 9 per given.
+  for (let b = 0; b < 3; b++) {
+    let given = 0;
+    for (let pos = 0, i = b * 27; pos < 27; pos++, i++) {
+      const d = text.charCodeAt(i) - 48;
+      if (d > 0 && d <= 9) {
+        cells[i] = d;
+        given |= 1 << pos;
+      } else if (d === 0 || d === -2) {
+        cells[i] = 0;
+      } else {
+        return false;
+      }
     }
+    const keep = ALL & ~given;
+    for (let j = b; j < 27; j += 3) s[j] = keep;
+    s[U_OFF + b] = ALL;
+  }
+  for (let i = 0; i < 81; i++) {
+    const d = cells[i]!;
+    if (!d) continue;
+    const b = (i / 27) | 0;
+    const pos = i - b * 27;
+    const k = (d - 1) * 3 + b;
+    s[k] = (s[k]! & ~(511 << (((pos / 9) | 0) * 9))) | (1 << pos);
   }
   return true;
 }
