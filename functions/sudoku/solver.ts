@@ -1,4 +1,5 @@
 // The search engine: a band-bitboard solver in pure TypeScript, allocation-free once loaded.
+// What was tried, with the figures, is in docs/solver.md.
 //
 // REPRESENTATION. For each digit d (0-8) and band b (0-2: rows 0-2, 3-5, 6-8) one 27-bit integer
 // F[d*3+b] holds the cells of that band where d is still possible. Bit = 9*(row in band) + column:
@@ -26,33 +27,16 @@
 //  4. Naked singles. Bit-sliced counting over the 9 digits of a band finds unsolved cells with
 //     one candidate left (placed as in 2) and cells with none (contradiction); a digit missing
 //     from a whole column is a contradiction too.
-// SEARCH: branch on a cell with the fewest candidates (two, almost always), and among those on
-// the one with the most unsolved peers in its row, column and box; depth first; every
-// alternative but the last runs on a copy, the last continues in place. An attempt that runs past
-// its guess budget restarts with the other rule (a digit's two places in a row): see countSolutions.
+// Why these and no more: hidden singles in columns, column-to-box claiming and triads each cut
+// guesses but cost more per node than they saved (-8% to -25% puzzles/s on the hard sets).
+// Eliminations are written unconditionally and marked dirty branch-free: mispredicted branches
+// were the largest single cost (+25-35% once removed).
 //
-// MEASURED CHOICES (puzzles/s, first solution / count to two, on the shared sets, same run):
-//  - Hidden singles in columns, column-to-box claiming, and "triads" (a minirow or minicolumn
-//    with exactly 3 possible digits holds them all) each cut guesses (forum_hardest_1106 count-2:
-//    344 -> 298 guesses with all three) but cost more per node than they saved: with them the
-//    hard sets ran 15-25% slower (1905_11+: 11.6k/5.7k vs 14.5k/7.3k without). Re-measured with
-//    the final search, column hidden singles alone still cost 8-10% (1905_11+: 23.1k/12.0k vs
-//    25.5k/13.1k).
-//  - A dirty mask instead of rescanning all 27 digit-bands against a copy of their last value:
-//    +5% on the hard sets, and it halves the per-level state (a copy of 30 ints, not 64).
-//  - Branchless eliminations: each other digit-band is written unconditionally and marked dirty
-//    with ((changed + ALL) >>> 27), which is 1 exactly when `changed` is non-zero. Mispredicted
-//    branches were the largest single cost: +25-35% on every set (1905_11+: 14.5k -> 18.5k/s).
-//  - Column-band permutations (the band rule applied to stacks) and processing digit-bands from
-//    the highest bit down: both measured slower (-8% and -12% on the hard sets).
-//  - Which two-candidate cell: the one with the most unsolved peers (the "degree" rule of
-//    constraint solvers) against the first one found: guesses on forum_hardest_1106 counting to
-//    two 344 -> 159, magictour 21.7 -> 11.8; puzzles/s +30-40% on the hard sets (1106 count-2
-//    4.4k -> 7.8k/s) despite the scoring. Scoring by the candidates either branch would remove
-//    cut guesses a little more (-2%) but cost more than it saved; preferring the band with the
-//    most unsolved cells alone gave -16%.
-//  - Branching on band permutations (tdoku style) or on a digit's two places in a row: more
-//    guesses than even the first two-candidate cell (1106 count-2: 540 and 484 against 344).
+// SEARCH: branch on a cell with the fewest candidates (two, almost always), and among those on
+// the one with the most unsolved peers in its row, column and box (the "degree" rule: half the
+// guesses of the first two-candidate cell on the hardest sets); depth first; every alternative
+// but the last runs on a copy, the last continues in place. An attempt that runs past its guess
+// budget restarts with the other rule (a digit's two places in a row): see run().
 import type { Cells } from './types.js';
 
 const ALL = 0x7ffffff;
