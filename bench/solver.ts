@@ -1,24 +1,26 @@
 /**
- * The solver benchmark: every shared puzzle set, both modes (first solution; count to two, which
- * is what proving uniqueness costs), against the reference backtracking measured in the same run.
- * Every answer is verified. Figures are medians of several timed runs after a warm-up.
+ * The solver benchmark. Every figure is measured in this run, on the same puzzles, on this
+ * machine: our solveBoard (string in, string out, the path every adapter takes) in both modes
+ * (first solution; count to two, which is what proving uniqueness costs), the reference
+ * backtracking of LeetCode 37, and the fastest solver on npm (@algorithm.ts/sudoku, first
+ * solution). tdoku is native code: its ratio comes from ../shared/tools/solver-vs-tdoku.mjs,
+ * which runs both side by side on one pinned core. Every answer is verified.
  */
-import { countSolutions, lastGuessCount, parseBoardString, solveBoard, type Cells } from '../functions/sudoku/index.js';
+import { countSolutions, parseBoardString, type SearchResult, solveBoard } from '../functions/sudoku/index.js';
 import { BENCH_SETS, readPuzzleSet } from '../test/helpers/puzzle-sets.js';
 import { isValidSolution } from '../test/helpers/sudoku-rules.js';
+import { solveWithAlgorithmTs } from './npm-competitor.js';
 import { ReferenceTimeout, solveReference, toCharBoard } from './reference-backtracking.js';
 
-/** Half of tdoku (C++ SIMD, one thread, same kind of machine): first solution / count to two. */
-const TARGETS: Record<string, [number, number]> = {
-  puzzles2_17_clue: [118_000, 119_000],
-  puzzles3_magictour_top1465: [64_000, 44_000],
-  'puzzles5_forum_hardest_1905_11+': [13_950, 7_550],
-  puzzles6_forum_hardest_1106: [8_800, 4_850],
-};
-
-const REFERENCE_CAP_MS = Number(process.env.BENCH_REFERENCE_MS ?? 3000);
+/** Each competitor gets this long per set, puzzles in file order; ours is then timed on the same ones. */
+const COMPETITOR_CAP_MS = Number(process.env.BENCH_REFERENCE_MS ?? 3000);
 const PER_PUZZLE_MS = 500;
 const MIN_RUN_MS = 1500;
+
+/** AWS Lambda arm64 in us-east-1: $ per GB-second and per request; the deployed memory (1 vCPU). */
+const GB_SECOND_USD = 0.0000133334;
+const REQUEST_USD = 0.2 / 1e6;
+const MEMORY_MB = 1769;
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -26,130 +28,164 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-interface ModeResult {
-  perSecond: number;
-  guessesPerPuzzle: number;
+const cellsOf = (p: string): Uint8Array => {
+  const parsed = parseBoardString(p);
+  if (!parsed.ok) throw new Error(`unparsable puzzle ${p}`);
+  return parsed.board.cells;
+};
+
+/** The answer keeps the givens and obeys the rules. */
+function checkAnswer(puzzle: string, answer: string, who: string): void {
+  if (answer.length !== 81 || !isValidSolution(cellsOf(puzzle), Array.from(answer, Number)))
+    throw new Error(`${who}: wrong answer for ${puzzle}`);
 }
 
-/**
- * Time one mode over the whole set. The warm-up run verifies every answer against the rules (and
- * throws on a wrong one); the timed runs, identical computations, check the solution counts only,
- * so the figures are the solver's and not the checker's.
- */
-function timeMode(boards: Cells[], expected: number[], limit: number, runs: number): ModeResult {
-  const out = new Uint8Array(81);
-  let guesses = 0;
-  for (let i = 0; i < boards.length; i++) {
-    const count = countSolutions(boards[i]!, limit, out);
-    guesses += lastGuessCount();
-    if (count !== Math.min(expected[i]!, limit) || !isValidSolution(boards[i]!, out)) {
-      throw new Error(`wrong answer on puzzle ${i + 1}: ${count} solutions (limit ${limit})`);
-    }
-  }
+/** Puzzles/s of `solve` over `puzzles`: median of `runs` runs, each repeated to last MIN_RUN_MS. */
+function rate<T>(puzzles: T[], solve: (p: T) => number, runs: number, minMs = MIN_RUN_MS): number {
   const rates: number[] = [];
+  let sink = 0;
   for (let run = 0; run < runs; run++) {
     let elapsed = 0;
     let done = 0;
-    let wrongCounts = 0;
-    // Small sets are repeated until a run lasts long enough to time.
     do {
       const start = performance.now();
-      for (let i = 0; i < boards.length; i++) {
-        if (countSolutions(boards[i]!, limit, out) !== Math.min(expected[i]!, limit)) wrongCounts++;
-      }
+      for (let i = 0; i < puzzles.length; i++) sink += solve(puzzles[i]!);
       elapsed += performance.now() - start;
-      done += boards.length;
-    } while (elapsed < MIN_RUN_MS);
-    if (wrongCounts) throw new Error(`${wrongCounts} wrong solution counts (limit ${limit})`);
+      done += puzzles.length;
+    } while (elapsed < minMs);
     rates.push((done / elapsed) * 1000);
   }
-  return { perSecond: median(rates), guessesPerPuzzle: guesses / boards.length };
+  if (sink < 0) throw new Error('unreachable');
+  return median(rates);
+}
+
+interface Competitor {
+  /** Puzzles solved per second, over the `tried` first puzzles of the set. */
+  perSecond: number;
+  solved: number;
+  tried: number;
+  seconds: number;
 }
 
 /**
- * The reference on the set's puzzles in order, each capped at PER_PUZZLE_MS and the set at
- * REFERENCE_CAP_MS; answers verified. Time spent on abandoned puzzles counts, so its rate is an
- * upper bound and the ratios are lower bounds.
+ * A competitor on the set's puzzles in order, within COMPETITOR_CAP_MS; answers verified. With a
+ * per-puzzle deadline (the reference), time spent on abandoned puzzles counts, so its rate is an
+ * upper bound and our ratio a lower bound.
  */
-function timeReference(
+function timeCompetitor(
   puzzles: string[],
-  boards: Cells[],
-): { perSecond: number; finished: number; tried: number; seconds: number } {
+  who: string,
+  solve: (p: string, deadline: number) => string | null,
+): Competitor {
+  // Warm-up, so the competitor's code is optimized as ours is by its verification pass.
+  const warm = performance.now();
+  for (let i = 0; i < puzzles.length && performance.now() - warm < COMPETITOR_CAP_MS / 4; i++)
+    solve(puzzles[i]!, performance.now() + PER_PUZZLE_MS);
   const start = performance.now();
-  let finished = 0;
+  let solved = 0;
   let tried = 0;
-  for (let i = 0; i < puzzles.length && performance.now() - start < REFERENCE_CAP_MS; i++) {
-    const board = toCharBoard(puzzles[i]!);
+  for (let i = 0; i < puzzles.length && performance.now() - start < COMPETITOR_CAP_MS; i++) {
     tried++;
-    try {
-      if (!solveReference(board, performance.now() + PER_PUZZLE_MS))
-        throw new Error(`reference found no solution for puzzle ${i + 1}`);
-    } catch (e) {
-      if (e instanceof ReferenceTimeout) continue;
-      throw e;
-    }
-    if (!isValidSolution(boards[i]!, board.flat().map(Number)))
-      throw new Error(`reference answer wrong on puzzle ${i + 1}`);
-    finished++;
+    const answer = solve(puzzles[i]!, performance.now() + PER_PUZZLE_MS);
+    if (answer === null) continue;
+    checkAnswer(puzzles[i]!, answer, who);
+    solved++;
   }
   const seconds = (performance.now() - start) / 1000;
-  return { perSecond: finished / seconds, finished, tried, seconds };
+  return { perSecond: solved / seconds, solved, tried, seconds };
+}
+
+function reference(puzzle: string, deadline: number): string | null {
+  const board = toCharBoard(puzzle);
+  try {
+    if (!solveReference(board, deadline)) throw new Error(`reference found no solution for ${puzzle}`);
+  } catch (e) {
+    if (e instanceof ReferenceTimeout) return null;
+    throw e;
+  }
+  return board.flat().join('');
 }
 
 const fmt = (n: number): string => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(n >= 10 ? 1 : 2));
+const usd = (n: number): string => `$${n < 0.1 ? n.toPrecision(2) : n.toFixed(3)}`;
 
 export async function run(): Promise<void> {
-  process.stderr.write('solver: timing every set in both modes and the reference (about 2 minutes)...\n');
+  process.stderr.write(
+    'solver: every set in both modes, the reference and @algorithm.ts/sudoku (about 3 minutes)...\n',
+  );
   const rows: string[] = [];
-  const targetRows: string[] = [];
+  const costRows: string[] = [];
+  const found: SearchResult = { count: 0, guesses: 0 };
   for (const name of BENCH_SETS) {
     const puzzles = readPuzzleSet(name);
-    const boards = puzzles.map((p) => {
-      const parsed = parseBoardString(p);
-      if (!parsed.ok) throw new Error(`${name}: unparsable puzzle ${p}`);
-      return parsed.board.cells;
-    });
-    // Every set has unique puzzles except serg_benchmark, whose puzzles all have several solutions.
-    const expected = boards.map(() => (name === 'puzzles7_serg_benchmark' ? 2 : 1));
-    const runs = boards.length > 5000 ? 3 : 5;
-    const first = timeMode(boards, expected, 1, runs);
-    const count2 = timeMode(boards, expected, 2, runs);
-    const reference = timeReference(puzzles, boards);
-    // With nothing finished the reference rate is below 1 per elapsed time: the ratio is a bound.
-    const ratio = (x: number): string =>
-      reference.finished ? `${fmt(x / reference.perSecond)}x` : `> ${fmt(x * reference.seconds)}x`;
+    const multiple = name === 'puzzles7_serg_benchmark';
+    const first = { checkUnique: false };
+    const count2 = { checkUnique: true };
+    // Warm-up and verification: every answer, both modes; the guesses come from the same calls.
+    let guessesFirst = 0;
+    let guessesCount2 = 0;
+    for (const p of puzzles) {
+      for (const options of [first, count2]) {
+        const outcome = solveBoard(p, options);
+        if (!outcome.ok || (options === count2 && outcome.unique === multiple))
+          throw new Error(`${name}: wrong outcome for ${p}`);
+        checkAnswer(p, outcome.solution as string, 'solveBoard');
+        if (options === first) guessesFirst += outcome.stats.guesses;
+        else guessesCount2 += outcome.stats.guesses;
+      }
+    }
+    const runs = puzzles.length > 5000 ? 3 : 5;
+    // Each returns a number the loop sums, so nothing is optimized away.
+    const solveFirst = (p: string): number => (solveBoard(p, first).ok ? 1 : 0);
+    const solveCount2 = (p: string): number => (solveBoard(p, count2).ok ? 1 : 0);
+    const oursFirst = rate(puzzles, solveFirst, runs);
+    const oursCount2 = rate(puzzles, solveCount2, runs);
+    // The search alone, on pre-parsed cells: what the path around it costs is the difference.
+    const out = new Uint8Array(81);
+    const searchOnly = rate(puzzles.map(cellsOf), (b) => countSolutions(b, 2, out, undefined, found).count, runs);
+
+    const npm = timeCompetitor(puzzles, '@algorithm.ts/sudoku', solveWithAlgorithmTs);
+    const ref = timeCompetitor(puzzles, 'reference', reference);
+    // Ours on exactly the puzzles each competitor was given.
+    const oursOn = (c: Competitor): number => rate(puzzles.slice(0, c.tried), solveFirst, 3, 300);
+    const ratio = (c: Competitor): string => {
+      const ours = oursOn(c);
+      // With nothing finished the reference rate is below 1 per elapsed time: the ratio is a bound.
+      return c.solved ? `${fmt(ours / c.perSecond)}x` : `> ${fmt(ours * c.seconds)}x`;
+    };
+    const seen = (c: Competitor): string => `${fmt(c.perSecond)} (${c.solved} of ${c.tried} in ${fmt(c.seconds)} s)`;
     rows.push(
-      `| ${name} | ${boards.length.toLocaleString('en-US')} | ${fmt(first.perSecond)} | ${fmt(1e6 / first.perSecond)} | ${fmt(first.guessesPerPuzzle)} | ` +
-        `${fmt(count2.perSecond)} | ${fmt(1e6 / count2.perSecond)} | ${fmt(count2.guessesPerPuzzle)} | ` +
-        `${fmt(reference.perSecond)} (${reference.finished} of ${reference.tried} in ${fmt(reference.seconds)} s) | ${ratio(first.perSecond)} | ${ratio(count2.perSecond)} |`,
+      `| ${name} | ${puzzles.length.toLocaleString('en-US')} | ${fmt(oursFirst)} | ${fmt(1e6 / oursFirst)} | ${fmt(guessesFirst / puzzles.length)} | ` +
+        `${fmt(oursCount2)} | ${fmt(1e6 / oursCount2)} | ${fmt(guessesCount2 / puzzles.length)} | ${fmt(searchOnly)} | ` +
+        `${seen(npm)} | ${ratio(npm)} | ${seen(ref)} | ${ratio(ref)} |`,
     );
-    const target = TARGETS[name];
-    if (target) {
-      const pct = (x: number, t: number): string => `${Math.round((x / t) * 100)}%`;
-      targetRows.push(
-        `| ${name} | ${fmt(first.perSecond)} / ${fmt(target[0])} (${pct(first.perSecond, target[0])}) | ${fmt(count2.perSecond)} / ${fmt(target[1])} (${pct(count2.perSecond, target[1])}) |`,
-      );
+    if (name === 'puzzles2_17_clue' || name === 'puzzles6_forum_hardest_1106') {
+      // The service counts to two (checkUnique defaults to true).
+      const seconds = 1e6 / oursCount2;
+      const compute = seconds * (MEMORY_MB / 1024) * GB_SECOND_USD;
+      costRows.push(`| ${name} | ${fmt(seconds)} | ${usd(compute)} | ${usd(compute + 1e6 * REQUEST_USD)} |`);
     }
   }
 
-  // What the service adds on top of the search: parse, conflict check, format, uniqueness.
-  const easy = readPuzzleSet('puzzles2_17_clue').slice(0, 5000);
-  for (const p of easy) solveBoard(p);
-  const start = performance.now();
-  for (const p of easy) if (!solveBoard(p).ok) throw new Error('solveBoard failed');
-  const fullPath = (easy.length / (performance.now() - start)) * 1000;
-
   console.log('\n## Solver (single thread; puzzles/s = median of timed runs, every answer verified)\n');
   console.log(
-    '| set | puzzles | first solution /s | µs | guesses | count to 2 /s | µs | guesses | reference backtracking /s (solved of tried) | ratio first | ratio count-2 |',
+    '| set | puzzles | solveBoard first /s | µs | guesses | solveBoard count-2 /s | µs | guesses | search only, count-2 /s | ' +
+      '@algorithm.ts/sudoku first /s (solved of tried) | ours / it | reference backtracking /s (solved of tried) | ours / it |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const row of rows) console.log(row);
-  console.log('\nAgainst the target (half of tdoku, native C++ with SIMD, on the same kind of machine):\n');
-  console.log('| set | first solution: ours / target | count to 2: ours / target |');
-  console.log('|---|---:|---:|');
-  for (const row of targetRows) console.log(row);
   console.log(
-    `\nFull solveBoard path (parse, conflict check, search to 2, format) on 17-clue: ${fmt(fullPath)} puzzles/s`,
+    '\nRatios compare first-solution rates on the same puzzles (the ones each competitor reached in ' +
+      `${COMPETITOR_CAP_MS / 1000} s, in file order). For tdoku (native C++, SIMD) run ` +
+      '`node ../shared/tools/solver-vs-tdoku.mjs SET...`: it times both side by side on one core.',
   );
+  console.log(
+    `\nCost per million puzzles on Lambda arm64 at ${MEMORY_MB} MB (1 vCPU), $${GB_SECOND_USD} per GB-s, ` +
+      "counting to two, at this machine's speed (arm64 Graviton differs; re-measure there):\n",
+  );
+  console.log(
+    '| set | seconds of solving | compute only (puzzles sent in files: one request per file) | with one request per puzzle (+$0.20) |',
+  );
+  console.log('|---|---:|---:|---:|');
+  for (const row of costRows) console.log(row);
 }

@@ -4,4 +4,4 @@ export { parseBoard, parseBoardString } from './parse.js';
 export { formatBoard, formatBoardString } from './format.js';
 export { findConflicts } from './validate.js';
 export { solveBoard, solveParsed } from './solve.js';
-export { countSolutions, lastGuessCount, MAX_GUESSES } from './solver.js';
+export { countSolutions, MAX_GUESSES, type SearchResult } from './solver.js';

@@ -1,4 +1,5 @@
 // The search engine: a band-bitboard solver in pure TypeScript, allocation-free once loaded.
+// What was tried, with the figures, is in docs/solver.md.
 //
 // REPRESENTATION. For each digit d (0-8) and band b (0-2: rows 0-2, 3-5, 6-8) one 27-bit integer
 // F[d*3+b] holds the cells of that band where d is still possible. Bit = 9*(row in band) + column:
@@ -26,33 +27,16 @@
 //  4. Naked singles. Bit-sliced counting over the 9 digits of a band finds unsolved cells with
 //     one candidate left (placed as in 2) and cells with none (contradiction); a digit missing
 //     from a whole column is a contradiction too.
-// SEARCH: branch on a cell with the fewest candidates (two, almost always), and among those on
-// the one with the most unsolved peers in its row, column and box; depth first; every
-// alternative but the last runs on a copy, the last continues in place. An attempt that runs past
-// its guess budget restarts with the other rule (a digit's two places in a row): see countSolutions.
+// Why these and no more: hidden singles in columns, column-to-box claiming and triads each cut
+// guesses but cost more per node than they saved (-8% to -25% puzzles/s on the hard sets).
+// Eliminations are written unconditionally and marked dirty branch-free: mispredicted branches
+// were the largest single cost (+25-35% once removed).
 //
-// MEASURED CHOICES (puzzles/s, first solution / count to two, on the shared sets, same run):
-//  - Hidden singles in columns, column-to-box claiming, and "triads" (a minirow or minicolumn
-//    with exactly 3 possible digits holds them all) each cut guesses (forum_hardest_1106 count-2:
-//    344 -> 298 guesses with all three) but cost more per node than they saved: with them the
-//    hard sets ran 15-25% slower (1905_11+: 11.6k/5.7k vs 14.5k/7.3k without). Re-measured with
-//    the final search, column hidden singles alone still cost 8-10% (1905_11+: 23.1k/12.0k vs
-//    25.5k/13.1k).
-//  - A dirty mask instead of rescanning all 27 digit-bands against a copy of their last value:
-//    +5% on the hard sets, and it halves the per-level state (a copy of 30 ints, not 64).
-//  - Branchless eliminations: each other digit-band is written unconditionally and marked dirty
-//    with ((changed + ALL) >>> 27), which is 1 exactly when `changed` is non-zero. Mispredicted
-//    branches were the largest single cost: +25-35% on every set (1905_11+: 14.5k -> 18.5k/s).
-//  - Column-band permutations (the band rule applied to stacks) and processing digit-bands from
-//    the highest bit down: both measured slower (-8% and -12% on the hard sets).
-//  - Which two-candidate cell: the one with the most unsolved peers (the "degree" rule of
-//    constraint solvers) against the first one found: guesses on forum_hardest_1106 counting to
-//    two 344 -> 159, magictour 21.7 -> 11.8; puzzles/s +30-40% on the hard sets (1106 count-2
-//    4.4k -> 7.8k/s) despite the scoring. Scoring by the candidates either branch would remove
-//    cut guesses a little more (-2%) but cost more than it saved; preferring the band with the
-//    most unsolved cells alone gave -16%.
-//  - Branching on band permutations (tdoku style) or on a digit's two places in a row: more
-//    guesses than even the first two-candidate cell (1106 count-2: 540 and 484 against 344).
+// SEARCH: branch on a cell with the fewest candidates (two, almost always), and among those on
+// the one with the most unsolved peers in its row, column and box (the "degree" rule: half the
+// guesses of the first two-candidate cell on the hardest sets); depth first; every alternative
+// but the last runs on a copy, the last continues in place. An attempt that runs past its guess
+// budget restarts with the other rule (a digit's two places in a row): see run().
 import type { Cells } from './types.js';
 
 const ALL = 0x7ffffff;
@@ -365,52 +349,101 @@ function search(depth: number, dirty: number): boolean {
   }
 }
 
-/** Guesses made by the last countSolutions call. */
-export function lastGuessCount(): number {
-  return guesses;
-}
-
 /** The first attempt's guess budget: 4x the most any puzzle of the shared hard sets needs. */
 const FIRST_BUDGET = 8192;
 /** Beyond this many guesses in all the search gives up (about 5 s): no input can hold a caller forever. */
 export const MAX_GUESSES = 5_000_000;
 
-/** Start from the givens: every digit everywhere, then each given confined to its cell. */
-function loadGivens(cells: Cells): void {
+/** What one count found. Filled in place when the caller passes one, so counting allocates nothing. */
+export interface SearchResult {
+  /** Solutions found, up to the limit; -1 when the search gave up. */
+  count: number;
+  /** Branching decisions made (0 = solved by propagation alone), over every attempt. */
+  guesses: number;
+}
+
+/** Level 0 as loaded from the givens, restored at each attempt. */
+const givens = new Int32Array(SLOT);
+
+function clearState(): void {
   const s = stack;
   for (let i = 0; i < 27; i++) s[i] = ALL;
   s[U_OFF] = s[U_OFF + 1] = s[U_OFF + 2] = ALL;
+}
+
+/** Confine digit `d` (1-9) to cell `i` (0-80) in level 0. */
+function placeGiven(i: number, d: number): void {
+  const s = stack;
+  const b = (i / 27) | 0;
+  const pos = i - b * 27;
+  const bit = 1 << pos;
+  for (let j = b; j < 27; j += 3) s[j] = s[j]! & ~bit;
+  const k = (d - 1) * 3 + b;
+  // The given keeps only its own cell in its band row (in loadText too); a second equal given in
+  // that row wipes it out, which leaves a cell with no candidate: a contradiction found at once.
+  const row = ((pos / 9) | 0) * 9;
+  s[k] = (s[k]! & ~(511 << row)) | bit;
+}
+
+function loadCells(cells: Cells): void {
+  clearState();
   for (let i = 0; i < 81; i++) {
     const d = cells[i]!;
-    if (!d) continue;
-    const b = (i / 27) | 0;
-    const bit = 1 << (i - b * 27);
-    for (let j = b; j < 27; j += 3) s[j] = s[j]! & ~bit;
-    const k = (d - 1) * 3 + b;
-    // The given keeps only its own cell in its band row; a second equal given in that row wipes it
-    // out, which leaves a cell with no candidate: a contradiction found by the first propagation.
-    const row = (((i - b * 27) / 9) | 0) * 9;
-    s[k] = (s[k]! & ~(511 << row)) | bit;
+    if (d) placeGiven(i, d);
   }
 }
 
 /**
- * Count the solutions of `cells` up to `max` (1 or 2), writing the first one found into `out`.
- * Returns -1 when the search gave up after `maxGuesses`. Conflicting givens simply yield 0.
- * Not re-entrant: the search state is module-level and reused, so solving allocates nothing.
- *
- * A few rare boards (mostly ones with no solution) defeat one branching rule and not the other:
- * one seen here takes 2.5 million guesses branching on cells and 21 branching on rows. So the
- * search restarts with the other rule whenever an attempt exceeds its budget, and the budget
- * grows 4x every two attempts; the total work stays within a small factor of the better rule's.
+ * The fast path for the commonest input, 81 characters of 1-9, '.' and '0': givens go straight
+ * into level 0 and into `cells`. false on any other character (the caller then parses in full).
  */
-export function countSolutions(cells: Cells, max: number, out: Uint8Array, maxGuesses = MAX_GUESSES): number {
+function loadText(text: string, cells: Cells): boolean {
+  const s = stack;
+  // Per band, the given cells: they leave every digit at once, 27 writes instead of 9 per given.
+  for (let b = 0; b < 3; b++) {
+    let given = 0;
+    for (let pos = 0, i = b * 27; pos < 27; pos++, i++) {
+      const d = text.charCodeAt(i) - 48;
+      if (d > 0 && d <= 9) {
+        cells[i] = d;
+        given |= 1 << pos;
+      } else if (d === 0 || d === -2) {
+        cells[i] = 0;
+      } else {
+        return false;
+      }
+    }
+    const keep = ALL & ~given;
+    for (let j = b; j < 27; j += 3) s[j] = keep;
+    s[U_OFF + b] = ALL;
+  }
+  for (let i = 0; i < 81; i++) {
+    const d = cells[i]!;
+    if (!d) continue;
+    const b = (i / 27) | 0;
+    const pos = i - b * 27;
+    const k = (d - 1) * 3 + b;
+    s[k] = (s[k]! & ~(511 << (((pos / 9) | 0) * 9))) | (1 << pos);
+  }
+  return true;
+}
+
+/**
+ * Search from the loaded level 0. A few rare boards (mostly ones with no solution) defeat one
+ * branching rule and not the other: one seen here takes 2.5 million guesses branching on cells
+ * and 21 branching on rows. So the search restarts with the other rule whenever an attempt
+ * exceeds its budget, and the budget grows 4x every two attempts; the total work stays within a
+ * small factor of the better rule's.
+ */
+function run(max: number, out: Uint8Array, maxGuesses: number, result: SearchResult): SearchResult {
+  const s = stack;
+  for (let k = 0; k < SLOT; k++) givens[k] = s[k]!;
   limit = max;
   solutionOut = out;
   let total = 0;
   let allowance = FIRST_BUDGET;
   for (let attempt = 0; ; attempt++) {
-    loadGivens(cells);
+    if (attempt) for (let k = 0; k < SLOT; k++) s[k] = givens[k]!;
     solutionCount = 0;
     guesses = 0;
     gaveUp = false;
@@ -420,11 +453,44 @@ export function countSolutions(cells: Cells, max: number, out: Uint8Array, maxGu
     total += guesses;
     if (!gaveUp) break;
     if (total >= maxGuesses) {
-      guesses = total;
-      return -1;
+      result.count = -1;
+      result.guesses = total;
+      return result;
     }
     if (attempt % 2 === 1) allowance *= 4;
   }
-  guesses = total;
-  return solutionCount;
+  result.count = solutionCount;
+  result.guesses = total;
+  return result;
+}
+
+/**
+ * Count the solutions of `cells` up to `max` (1 or 2), writing the first one found into `out`.
+ * Conflicting givens simply yield 0. Not re-entrant: the search state is module-level and
+ * reused, so solving allocates nothing (but the result object when none is passed).
+ */
+export function countSolutions(
+  cells: Cells,
+  max: number,
+  out: Uint8Array,
+  maxGuesses = MAX_GUESSES,
+  result: SearchResult = { count: 0, guesses: 0 },
+): SearchResult {
+  loadCells(cells);
+  return run(max, out, maxGuesses, result);
+}
+
+/**
+ * countSolutions for an 81-character string of 1-9, '.' and '0' only: the givens are written
+ * into `out`, then the first solution over them. Returns null, having searched nothing, when
+ * `text` has any other character.
+ */
+export function countSolutionsOfText(
+  text: string,
+  max: number,
+  out: Uint8Array,
+  maxGuesses: number,
+  result: SearchResult,
+): SearchResult | null {
+  return loadText(text, out) ? run(max, out, maxGuesses, result) : null;
 }
