@@ -79,6 +79,7 @@ const FAST_PATH_GUESSES = 500_000;
 /** Per-thread scratch: the fast path allocates nothing per row. */
 const givens = new Uint8Array(81);
 const solution = new Uint8Array(81);
+const search = { count: 0, guesses: 0 };
 
 /**
  * The common row, answered without a string or an object: exactly 81 characters of `1`-`9`, `.`
@@ -93,7 +94,7 @@ function answerPlainRow(bytes: Uint8Array, start: number, out: ByteWriter, count
     else if (c === DOT || c === ZERO) givens[i] = 0;
     else return false;
   }
-  const count = countSolutions(givens, 2, solution, FAST_PATH_GUESSES);
+  const { count } = countSolutions(givens, 2, solution, FAST_PATH_GUESSES, search);
   if (count !== 1 && count !== 2) return false;
   out.reserve(82);
   const o = out.bytes;
