@@ -4,7 +4,7 @@ export { FormatError, isFormatError } from './errors.js';
 export type { FormatErrorCode } from './errors.js';
 export { detectFileKind, isFileFormat } from './file-kind.js';
 export type { FileKindResult } from './file-kind.js';
-export { FileTally, DEFAULT_FAILURE_CAP } from './tally.js';
+export { FileTally, DEFAULT_FAILURE_CAP, emptyRowCounts } from './tally.js';
 export type { FileTallyOptions } from './tally.js';
 export { solvePuzzleStream, solveText } from './solve-stream.js';
 export type { SolvePuzzleStreamOptions } from './solve-stream.js';

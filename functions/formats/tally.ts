@@ -11,18 +11,14 @@ export interface FileTallyOptions {
   onFailure?: (failure: RowFailure) => void;
 }
 
+/** Counts of a file none of whose rows was answered. */
+export function emptyRowCounts(): RowCounts {
+  return { rows: 0, blank: 0, solved: 0, unique: 0, multiple: 0, noSolution: 0, contradictory: 0, malformed: 0 };
+}
+
 /** Counts the outcomes of a file's rows as they stream past. */
 export class FileTally {
-  readonly counts: RowCounts = {
-    rows: 0,
-    blank: 0,
-    solved: 0,
-    unique: 0,
-    multiple: 0,
-    noSolution: 0,
-    contradictory: 0,
-    malformed: 0,
-  };
+  readonly counts: RowCounts = emptyRowCounts();
   readonly failures: RowFailure[] = [];
   failuresTotal = 0;
   private readonly cap: number;

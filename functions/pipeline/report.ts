@@ -1,5 +1,6 @@
 import type { FileKind, FileTally, RowCounts, RowFailure, RowProblem, RowStatus } from '../formats/index.js';
 import type { FormatErrorCode } from '../formats/index.js';
+import { emptyRowCounts } from '../formats/index.js';
 
 /** A failed row in a report: its place (line or index), status, code, message and cell. */
 export type ReportedFailure = RowProblem & { status: Exclude<RowStatus, 'unique' | 'multiple'> };
@@ -27,24 +28,17 @@ export interface FileReport {
 
 /** Row counts of a report; a rejected file's also say how far reading got before the error. */
 export type ReportedCounts = RowCounts & {
-  /** Rejected files only: rows (blank lines excluded) read before the error; none of them was answered in an output. */
+  /**
+   * Rejected files only: rows read before the error (blank lines excluded, except in the batches read
+   * ahead of their answers, counted whole); none of them was answered in an output.
+   */
   rowsReadBeforeError?: number;
 };
 
 /** The counts a report may claim: what the tally saw if the output was written, else nothing but how far reading got. */
 export function reportedCounts(tally: FileTally, rejected: boolean): ReportedCounts {
   if (!rejected) return { ...tally.counts };
-  const none: RowCounts = {
-    rows: 0,
-    blank: 0,
-    solved: 0,
-    unique: 0,
-    multiple: 0,
-    noSolution: 0,
-    contradictory: 0,
-    malformed: 0,
-  };
-  return { ...none, rowsReadBeforeError: tally.rowsRead };
+  return { ...emptyRowCounts(), rowsReadBeforeError: tally.rowsRead };
 }
 
 export function reportedFailure(failure: RowFailure): ReportedFailure {
