@@ -65,6 +65,10 @@ export const METRIC = {
   boardsSolved: 'BoardsSolved',
   boardsFailed: 'BoardsFailed',
   solveTime: 'SolveTime',
+  /** Bucket files answered (output and report written), rejected as not puzzles (report only), and failed (retried). */
+  filesSolved: 'FilesSolved',
+  filesRejected: 'FilesRejected',
+  filesFailed: 'FilesFailed',
 } as const;
 
 /**

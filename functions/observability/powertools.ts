@@ -32,6 +32,12 @@ export function recordSolves(solved: number, failed: number, solveMicros: number
   if (solved + failed > 0) metrics.addMetric(METRIC.solveTime, MetricUnit.Microseconds, solveMicros);
 }
 
+/** Record what became of one bucket file: answered, rejected as not puzzles, or failed (to be retried). */
+export function recordFile(outcome: 'solved' | 'rejected' | 'failed'): void {
+  const name = { solved: METRIC.filesSolved, rejected: METRIC.filesRejected, failed: METRIC.filesFailed }[outcome];
+  metrics.addMetric(name, MetricUnit.Count, 1);
+}
+
 /**
  * Flush at the end of every invocation. Skipped when nothing was recorded (health checks,
  * 404s): Powertools would otherwise log a warning on each of them.

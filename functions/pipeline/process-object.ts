@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import { detectFileKind, FileTally, isFormatError, solvePuzzleStream } from '../formats/index.js';
 import type { FileKind, FormatError } from '../formats/index.js';
 import { batchSolverFor, solverThreads } from '../parallel/index.js';
-import { logger, recordSolves } from '../observability/powertools.js';
+import { logger, recordFile, recordSolves } from '../observability/powertools.js';
 import { REPORT_OUTCOME_METADATA, SOURCE_ETAG_METADATA, SOURCE_KEY_METADATA } from '../contract/service-layout.js';
 import { reportedCounts, reportedFailure } from './report.js';
 import type { FileReport } from './report.js';
@@ -184,7 +184,10 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
     try {
       await solveIntoOutput(options, kind, eTag, tally);
     } catch (error) {
-      if (!isFormatError(error)) throw error;
+      if (!isFormatError(error)) {
+        recordFile('failed');
+        throw error;
+      }
       rejection = error;
     }
   }
@@ -219,6 +222,7 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
     }),
   );
   recordSolves(report.counts.solved, report.counts.rows - report.counts.solved, Math.round(durationMs * 1000));
+  recordFile(report.outcome);
   const summary = {
     bucket,
     sourceKey,

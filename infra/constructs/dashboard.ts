@@ -117,11 +117,14 @@ export class Dashboard extends Construct {
         ],
         [
           new cloudwatch.GraphWidget({
-            title: 'Files function: invocations (an S3 file, or a map item of several files) and errors',
+            title: 'Files per minute: solved, rejected (not puzzles), failed (retried); files function errors',
             width: 12,
             left: [
-              props.filesFunction.function.metricInvocations({ ...sum, label: 'invocations' }),
-              props.filesFunction.function.metricErrors({ ...sum, label: 'errors' }),
+              solverMetric(METRIC.filesSolved, 'files solved'),
+              solverMetric(METRIC.filesRejected, 'files rejected'),
+              solverMetric(METRIC.filesFailed, 'files failed'),
+              props.filesFunction.function.metricInvocations({ ...sum, label: 'function invocations' }),
+              props.filesFunction.function.metricErrors({ ...sum, label: 'function errors' }),
             ],
           }),
           new cloudwatch.GraphWidget({

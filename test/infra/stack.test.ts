@@ -484,9 +484,9 @@ describe('dashboard', () => {
     expect(text).toContain('"stat":"p99"');
   });
 
-  it('shows puzzles solved and failed per minute from the EMF metrics the function emits (namespace and service dimension)', () => {
+  it('shows puzzles and files solved and failed per minute from the EMF metrics the function emits (namespace and service dimension)', () => {
     const text = body();
-    for (const metric of ['BoardsSolved', 'BoardsFailed', 'SolveTime']) {
+    for (const metric of ['BoardsSolved', 'BoardsFailed', 'SolveTime', 'FilesSolved', 'FilesRejected', 'FilesFailed']) {
       expect(text).toContain(`["Sudoku","${metric}","service","sudoku"`);
     }
     expect(text).toContain('"expression":"micros / (solved + failed)"');
