@@ -34,7 +34,7 @@ export const httpApiService: LocalService = async () => {
   const board = '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79';
   return {
     banner: [
-      `HTTP API    ${server.url}  (POST /solve, GET /health, GET /openapi.json)`,
+      `HTTP API    ${server.url}  (POST /solve, GET /health, GET /openapi.json; a web page at ${server.url}/)`,
       `  try:      curl -s ${server.url}/solve -H 'content-type: application/json' -d '{"board":"${board}"}'`,
       `  or lines: printf '${board}\\n' | curl -s ${server.url}/solve -H 'content-type: text/plain' --data-binary @-`,
     ],
