@@ -5,6 +5,8 @@
  * import anything that solves or touches AWS at run time.
  */
 
+import { createHash } from 'node:crypto';
+
 // The bucket's key layout. Inputs and outputs never share a prefix, so nothing the function
 // writes can trigger it again.
 export const prefixes = {
@@ -34,15 +36,32 @@ export interface OutputKeys {
   reportKey: string;
 }
 
+/** S3's longest object key, in UTF-8 bytes. */
+export const MAX_KEY_BYTES = 1024;
+
 /**
  * `<sourcePrefix><path>` -> `solved/<path>` and `reports/<path>.json`; undefined for a key outside
  * `sourcePrefix` or the prefix itself. Every trigger prefix maps the same way, so a file answers
- * at the same path whichever way it arrived.
+ * at the same path whichever way it arrived. A source key so long that its report key would pass
+ * S3's 1,024 bytes (`reports/` and `.json` add 4 bytes to `incoming/`) reports under
+ * `reports/long-keys/<SHA-256 of the path>.json` instead (the report names its source key), so no
+ * file is retried forever for want of a place to say what became of it.
  */
 export function outputKeysFor(sourceKey: string, sourcePrefix: string): OutputKeys | undefined {
   if (!sourceKey.startsWith(sourcePrefix) || sourceKey.length === sourcePrefix.length) return undefined;
   const path = sourceKey.slice(sourcePrefix.length);
-  return { outputKey: prefixes.solved + path, reportKey: `${prefixes.reports}${path}.json` };
+  const reportKey = `${prefixes.reports}${path}.json`;
+  return {
+    outputKey: prefixes.solved + path,
+    reportKey:
+      utf8Bytes(reportKey) <= MAX_KEY_BYTES
+        ? reportKey
+        : `${prefixes.reports}long-keys/${createHash('sha256').update(path).digest('hex')}.json`,
+  };
+}
+
+function utf8Bytes(text: string): number {
+  return new TextEncoder().encode(text).length;
 }
 
 /** A scheduled run: `batch` solves the files under batch/; `sweep` solves incoming/ files whose S3 event was lost. */

@@ -3,6 +3,7 @@ import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { s3Event } from '../../functions/local/s3-event.js';
 import { processObject } from '../../functions/pipeline/index.js';
+import { outputKeysFor, prefixes } from '../../functions/contract/service-layout.js';
 import { handleS3Event } from '../../functions/s3/index.js';
 import { DUPLICATE as CONTRADICTORY, EASY, EASY_SOLUTION, MULTIPLE, NO_SOLUTION } from '../helpers/boards.js';
 import { startTestS3 } from './local-s3.js';
@@ -77,6 +78,20 @@ describe('handleS3Event', () => {
     await handleS3Event(event, { client: s3.client });
     expect(await s3.text('solved/dossier été/grille+1 Ünïcode ß.txt')).toBe(`${EASY_SOLUTION}\n`);
     expect((await s3.report(key)).source.key).toBe(key);
+  });
+
+  it('solves a file whose key is 1,024 bytes, its report under reports/long-keys/ naming the key, and skips a duplicate', async () => {
+    const key = `incoming/long/${'k'.repeat(1024 - 'incoming/long/'.length - '.txt'.length)}.txt`;
+    expect(Buffer.byteLength(key)).toBe(1024);
+    await s3.put(key, `${EASY}\n`);
+    const [first] = await handleS3Event(await s3.eventFor(key), { client: s3.client });
+    expect(first).toMatchObject({ status: 'processed', report: { outcome: 'solved', source: { key } } });
+    expect(await s3.text(`solved/${key.slice('incoming/'.length)}`)).toBe(`${EASY_SOLUTION}\n`);
+    const reportKey = outputKeysFor(key, prefixes.incoming)!.reportKey;
+    expect(reportKey).toMatch(/^reports\/long-keys\/[0-9a-f]{64}\.json$/);
+    expect(JSON.parse((await s3.text(reportKey))!)).toMatchObject({ source: { key }, outcome: 'solved' });
+    const [again] = await handleS3Event(await s3.eventFor(key), { client: s3.client });
+    expect(again).toMatchObject({ status: 'skipped', reason: 'already-solved' });
   });
 
   it('does no work for a duplicate delivery of the same event (idempotent by source ETag)', async () => {
