@@ -49,9 +49,10 @@ export async function* solveRowBatches(
     const answer = solver.solve(batch);
     // Awaited in order below; until then a failure must not count as unhandled.
     answer.catch(() => undefined);
-    inFlight.push({ answer, lines: countLines(batch.bytes) });
+    const lines = countLines(batch.bytes);
+    inFlight.push({ answer, lines });
     // Read now, answered later: a report of a file that breaks meanwhile still says how far reading got.
-    tally.readAhead(inFlight.at(-1)!.lines);
+    tally.readAhead(lines);
     if (inFlight.length >= solver.capacity) {
       const text = await next();
       if (text.length > 0) yield text;

@@ -1,6 +1,6 @@
 import '../s3/quiet-logs.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { METRIC } from '../../functions/contract/service-layout.js';
+import { METRIC, outputKeysFor, prefixes } from '../../functions/contract/service-layout.js';
 import { metrics } from '../../functions/observability/powertools.js';
 import { processObject } from '../../functions/pipeline/index.js';
 import { EASY } from '../helpers/boards.js';
@@ -31,11 +31,11 @@ async function metricsOf(run: () => Promise<unknown>): Promise<Map<string, numbe
   return added;
 }
 
-const keysOf = (path: string) => ({
-  sourceKey: `incoming/${path}`,
-  outputKey: `solved/${path}`,
-  reportKey: `reports/${path}.json`,
-});
+/** The source key under incoming/ and where its answer and report go, as the S3 adapter maps them. */
+const keysOf = (path: string) => {
+  const sourceKey = `${prefixes.incoming}${path}`;
+  return { sourceKey, ...outputKeysFor(sourceKey, prefixes.incoming)! };
+};
 
 describe('the file metrics the dashboard shows', () => {
   it('count a file solved, a file rejected as not puzzles, and a file that failed for S3', async () => {

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { S3Event } from 'aws-lambda';
+import { outputKeysFor, prefixes } from '../../functions/contract/service-layout.js';
 import { startS3Server } from '../../functions/local/s3-server.js';
 import type { LocalS3Server, LocalS3ServerOptions } from '../../functions/local/s3-server.js';
 import { createS3Client } from '../../functions/pipeline/index.js';
@@ -63,7 +64,7 @@ export async function startTestS3(options: Omit<LocalS3ServerOptions, 'port' | '
     text,
     exists: async (key) => (await head(key)) !== undefined,
     report: async (sourceKey) => {
-      const reportKey = `reports/${sourceKey.slice('incoming/'.length)}.json`;
+      const reportKey = outputKeysFor(sourceKey, prefixes.incoming)?.reportKey ?? `(not under incoming/: ${sourceKey})`;
       const body = await text(reportKey);
       if (body === undefined) throw new Error(`no report at ${reportKey}`);
       return JSON.parse(body) as FileReport;
