@@ -3,7 +3,8 @@
  * machine: our solveBoard (string in, string out, the path every adapter takes) in both modes
  * (first solution; count to two, which is what proving uniqueness costs), the reference
  * backtracking of LeetCode 37, and the fastest solver on npm (@algorithm.ts/sudoku, first
- * solution). tdoku is native code: its ratio comes from ../shared/tools/solver-vs-tdoku.mjs,
+ * solution). The search alone is also timed against its TypeScript twin (bench/search-typescript.ts),
+ * which says on the machine at hand whether the WebAssembly kernel still wins. tdoku is native code: its ratio comes from ../shared/tools/solver-vs-tdoku.mjs,
  * which runs both side by side on one pinned core. Every answer is verified.
  */
 import { countSolutions, parseBoardString, type SearchResult, solveBoard } from '../functions/sudoku/index.js';
@@ -11,6 +12,7 @@ import { BENCH_SETS, readPuzzleSet } from '../test/helpers/puzzle-sets.js';
 import { isValidSolution } from '../test/helpers/sudoku-rules.js';
 import { solveWithAlgorithmTs } from './npm-competitor.js';
 import { ReferenceTimeout, solveReference, toCharBoard } from './reference-backtracking.js';
+import { countSolutions as countSolutionsInTypeScript } from './search-typescript.js';
 
 /** Each competitor gets this long per set, puzzles in file order; ours is then timed on the same ones. */
 const COMPETITOR_CAP_MS = Number(process.env.BENCH_REFERENCE_MS ?? 3000);
@@ -142,7 +144,9 @@ export async function run(): Promise<void> {
     const oursCount2 = rate(puzzles, solveCount2, runs);
     // The search alone, on pre-parsed cells: what the path around it costs is the difference.
     const out = new Uint8Array(81);
-    const searchOnly = rate(puzzles.map(cellsOf), (b) => countSolutions(b, 2, out, undefined, found).count, runs);
+    const cells = puzzles.map(cellsOf);
+    const searchOnly = rate(cells, (b) => countSolutions(b, 2, out, undefined, found).count, runs);
+    const searchTypeScript = rate(cells, (b) => countSolutionsInTypeScript(b, 2, out, undefined, found).count, runs);
 
     const npm = timeCompetitor(puzzles, '@algorithm.ts/sudoku', solveWithAlgorithmTs);
     const ref = timeCompetitor(puzzles, 'reference', reference);
@@ -157,6 +161,7 @@ export async function run(): Promise<void> {
     rows.push(
       `| ${name} | ${puzzles.length.toLocaleString('en-US')} | ${fmt(oursFirst)} | ${fmt(1e6 / oursFirst)} | ${fmt(guessesFirst / puzzles.length)} | ` +
         `${fmt(oursCount2)} | ${fmt(1e6 / oursCount2)} | ${fmt(guessesCount2 / puzzles.length)} | ${fmt(searchOnly)} | ` +
+        `${fmt(searchTypeScript)} | ${fmt(searchOnly / searchTypeScript)}x | ` +
         `${seen(npm)} | ${ratio(npm)} | ${seen(ref)} | ${ratio(ref)} |`,
     );
     if (name === 'puzzles2_17_clue' || name === 'puzzles6_forum_hardest_1106') {
@@ -170,9 +175,10 @@ export async function run(): Promise<void> {
   console.log('\n## Solver (single thread; puzzles/s = median of timed runs, every answer verified)\n');
   console.log(
     '| set | puzzles | solveBoard first /s | µs | guesses | solveBoard count-2 /s | µs | guesses | search only, count-2 /s | ' +
+      'same search in TypeScript /s | WebAssembly / TypeScript | ' +
       '@algorithm.ts/sudoku first /s (solved of tried) | ours / it | reference backtracking /s (solved of tried) | ours / it |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const row of rows) console.log(row);
   console.log(
     '\nRatios compare first-solution rates on the same puzzles (the ones each competitor reached in ' +

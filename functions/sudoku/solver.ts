@@ -1,357 +1,39 @@
-// The search engine: a band-bitboard solver in pure TypeScript, allocation-free once loaded.
-// What was tried, with the figures, is in docs/solver.md.
-//
-// REPRESENTATION. For each digit d (0-8) and band b (0-2: rows 0-2, 3-5, 6-8) one 27-bit integer
-// F[d*3+b] holds the cells of that band where d is still possible. Bit = 9*(row in band) + column:
-//
-//        col 0 1 2   3 4 5   6 7 8         a "minirow" is 3 bits: one row of one box
-//   row 0:  [ 0  1  2 | 3  4  5 | 6  7  8]  <- bits 0-8
-//   row 1:  [ 9 10 11 |12 13 14 |15 16 17]  <- bits 9-17
-//   row 2:  [18 19 20 |21 22 23 |24 25 26]  <- bits 18-26
-//            box 0      box 1     box 2
-//
-// 27 bits fit JavaScript's 32-bit integer operations exactly, so every rule below is a handful
-// of word-wide ANDs, shifts and 512-entry table lookups. U[b] holds the band's unsolved cells.
-// A search level is 30 ints (F, U) in one preallocated Int32Array; a guess copies the level
-// below it (state copied, never undone), so backtracking is just returning.
-//
-// PROPAGATION (to a fixpoint, driven by a 27-bit mask of digit-bands that changed):
-//  1. Band shape. In a band, a digit occupies one minirow per row and per box: one of the 6
-//     permutations of 3x3. MINI folds each row into 3 minirow bits; COMPLEX[9 minirow bits]
-//     keeps the cells of every permutation still possible. One lookup does hidden singles in
-//     boxes, pointing and claiming between rows and boxes, and detects a row or box with no room.
-//  2. Placement. A band row left with one cell is a placed digit: the cell leaves U and every
-//     other digit's F.
-//  3. Columns. A box whose candidates lie in one column locks that column: the other two bands
-//     of the digit lose it (LOCK27), which also removes placed digits from their columns.
-//  4. Naked singles. Bit-sliced counting over the 9 digits of a band finds unsolved cells with
-//     one candidate left (placed as in 2) and cells with none (contradiction); a digit missing
-//     from a whole column is a contradiction too.
-// Why these and no more: hidden singles in columns, column-to-box claiming and triads each cut
-// guesses but cost more per node than they saved (-8% to -25% puzzles/s on the hard sets).
-// Eliminations are written unconditionally and marked dirty branch-free: mispredicted branches
-// were the largest single cost (+25-35% once removed).
-//
-// SEARCH: branch on a cell with the fewest candidates (two, almost always), and among those on
-// the one with the most unsolved peers in its row, column and box (the "degree" rule: half the
-// guesses of the first two-candidate cell on the hardest sets); depth first; every alternative
-// but the last runs on a copy, the last continues in place. An attempt that runs past its guess
-// budget restarts with the other rule (a digit's two places in a row): see run().
+// The search, as seen from TypeScript: loads the WebAssembly kernel compiled from
+// assembly/search.ts (its header explains the representation, the rules and the search order;
+// docs/solver.md keeps the measurements) and passes boards in and out through its memory.
+// Why WebAssembly: the same loop ran 1.2-1.4x faster there than as TypeScript under V8.
 import type { Cells } from './types.js';
+import { SEARCH_KERNEL_BASE64 } from './search-kernel.generated.js';
 
-const ALL = 0x7ffffff;
-const SLOT = 32; // ints per search level: F[27] digit-band candidates, U[3] unsolved cells, 2 spare
-const U_OFF = 27;
-const MAX_DEPTH = 82;
+/** The part of the WebAssembly API used here (neither lib ES2023 nor @types/node 20 declares it whole). */
+declare const WebAssembly: {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { exports: unknown };
+};
 
-// Tables (built once at load, 5 x 512 ints).
-/** MINI[row9] -> which of the row's 3 minirows still hold a candidate. */
-const MINI = new Int32Array(512);
-/** ROW_SINGLE[row9] -> row9 when exactly one cell is left, else 0. */
-const ROW_SINGLE = new Int32Array(512);
-/** COMPLEX[minirows9] -> the cells of every row/box permutation that fits in minirows9 (0: none fits). */
-const COMPLEX = new Int32Array(512);
-/** LOCK27[cols9] -> columns a box confines the digit to, repeated over the band's 3 rows. */
-const LOCK27 = new Int32Array(512);
-
-(function buildTables(): void {
-  const perms = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-  ].map((p) => (1 << p[0]!) | (1 << (3 + p[1]!)) | (1 << (6 + p[2]!)));
-  for (let x = 0; x < 512; x++) {
-    MINI[x] = (x & 7 ? 1 : 0) | (x & 56 ? 2 : 0) | (x & 448 ? 4 : 0);
-    ROW_SINGLE[x] = x && !(x & (x - 1)) ? x : 0;
-    let allowed = 0;
-    for (const p of perms) if ((p & x) === p) allowed |= p;
-    let cells = 0;
-    for (let bit = 0; bit < 9; bit++) if (allowed & (1 << bit)) cells |= 7 << (((bit / 3) | 0) * 9 + (bit % 3) * 3);
-    COMPLEX[x] = cells;
-    let lock = 0;
-    for (let k = 0; k < 3; k++) {
-      const t = (x >> (3 * k)) & 7;
-      if (t && !(t & (t - 1))) lock |= t << (3 * k);
-    }
-    LOCK27[x] = lock | (lock << 9) | (lock << 18);
-  }
-})();
-
-/** SPREAD27[cols9] -> the 9 column bits repeated on all 3 rows of a band. */
-const SPREAD27 = Int32Array.from({ length: 512 }, (_, x) => x | (x << 9) | (x << 18));
-/** PEERS27[pos] -> the cells of a band in the same row, box or column as cell `pos` (itself included). */
-const PEERS27 = Int32Array.from({ length: 27 }, (_, pos) => {
-  const col = pos % 9;
-  const boxCols = 7 << (((col / 3) | 0) * 3);
-  return (511 << (((pos / 9) | 0) * 9)) | boxCols | (boxCols << 9) | (boxCols << 18) | SPREAD27[1 << col]!;
-});
-
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+interface SearchKernel {
+  memory: { buffer: ArrayBuffer };
+  cellsIn(): number;
+  textIn(): number;
+  cellsOut(): number;
+  guesses(): number;
+  searchCells(max: number, maxGuesses: number): number;
+  searchText(max: number, maxGuesses: number): number;
 }
 
-const stack = new Int32Array(SLOT * MAX_DEPTH);
-let solutionCount = 0;
-let limit = 1;
-let guesses = 0;
-/** Guesses allowed in the current attempt; past it the search unwinds and `gaveUp` is set. */
-let budget = 0;
-let gaveUp = false;
-/** false: branch on a two-candidate cell (the default); true: on a digit's two places in a band row. */
-let branchOnRows = false;
-let solutionOut: Uint8Array = new Uint8Array(81);
+// 3.7 KB, compiled synchronously at load (well under a millisecond): the core stays synchronous.
+const kernel = new WebAssembly.Instance(
+  new WebAssembly.Module(Uint8Array.from(atob(SEARCH_KERNEL_BASE64), (c) => c.charCodeAt(0))),
+).exports as unknown as SearchKernel;
+// The kernel allocates nothing, so its memory never grows and these views stay valid.
+const cellsIn = new Uint8Array(kernel.memory.buffer, kernel.cellsIn(), 81);
+const textIn = new Uint16Array(kernel.memory.buffer, kernel.textIn(), 81);
+const cellsOut = new Uint8Array(kernel.memory.buffer, kernel.cellsOut(), 81);
 
-/**
- * Confine digit-band `x` to `cells` in each band row where `cells` has a bit.
- * Returns the new value, or -1 when two of `cells` share a row (the digit would appear twice).
- */
-function confineRows(x: number, cells: number): number {
-  const c0 = cells & 511,
-    c1 = (cells >>> 9) & 511,
-    c2 = cells >>> 18;
-  if ((c0 & (c0 - 1)) | (c1 & (c1 - 1)) | (c2 & (c2 - 1))) return -1;
-  const rows = (((c0 + 511) >>> 9) * 511) | ((((c1 + 511) >>> 9) * 511) << 9) | ((((c2 + 511) >>> 9) * 511) << 18);
-  return (x & ~rows) | cells;
-}
+/** searchText's answer when the text holds a character other than 1-9, '.' and '0'. */
+const NOT_PLAIN_TEXT = -2;
 
-/** Propagate from the digit-bands in `dirty` to a fixpoint; false on contradiction. */
-function propagate(s: Int32Array, base: number, dirty: number): boolean {
-  for (;;) {
-    while (dirty) {
-      const bit = dirty & -dirty;
-      dirty ^= bit;
-      const i = 31 - Math.clz32(bit);
-      let S = s[base + i]!;
-      S &= COMPLEX[MINI[S & 511]! | (MINI[(S >>> 9) & 511]! << 3) | (MINI[S >>> 18]! << 6)]!;
-      if (S === 0) return false;
-      s[base + i] = S;
-      const b = i % 3;
-      const placed = ROW_SINGLE[S & 511]! | (ROW_SINGLE[(S >>> 9) & 511]! << 9) | (ROW_SINGLE[S >>> 18]! << 18);
-      const newly = placed & s[base + U_OFF + b]!;
-      if (newly) {
-        s[base + U_OFF + b] = s[base + U_OFF + b]! ^ newly;
-        const keep = ~newly;
-        for (let j = b; j < 27; j += 3) {
-          const v = s[base + j]!;
-          s[base + j] = v & keep;
-          dirty |= (((v & newly) + ALL) >>> 27) << j;
-        }
-        s[base + i] = S;
-        dirty &= ~bit;
-      }
-      const lock = LOCK27[(S | (S >>> 9) | (S >>> 18)) & 511]!;
-      {
-        const d3 = i - b;
-        const keep = ~lock;
-        for (let j = d3; j < d3 + 3; j++) {
-          const v = s[base + j]!;
-          s[base + j] = v & keep;
-          dirty |= (((v & lock) + ALL) >>> 27) << j;
-        }
-        s[base + i] = S;
-        dirty &= ~bit;
-      }
-    }
-
-    for (let b = 0; b < 3; b++) {
-      const U = s[base + U_OFF + b]!;
-      if (!U) continue;
-      let one = 0;
-      let two = 0;
-      for (let j = base + b; j < base + 27; j += 3) {
-        const x = s[j]!;
-        two |= one & x;
-        one |= x;
-      }
-      if (U & ~one) return false;
-      const N = U & ~two;
-      if (!N) continue;
-      for (let j = b; j < 27; j += 3) {
-        const x = s[base + j]!;
-        const c = x & N;
-        if (!c) continue;
-        const y = confineRows(x, c);
-        if (y < 0) return false;
-        if (y !== x) {
-          s[base + j] = y;
-          dirty |= 1 << j;
-        }
-      }
-    }
-    for (let j = 0; j < 27; j += 3) {
-      const S0 = s[base + j]!,
-        S1 = s[base + j + 1]!,
-        S2 = s[base + j + 2]!;
-      const p0 = (S0 | (S0 >>> 9) | (S0 >>> 18)) & 511;
-      const p1 = (S1 | (S1 >>> 9) | (S1 >>> 18)) & 511;
-      const p2 = (S2 | (S2 >>> 9) | (S2 >>> 18)) & 511;
-      if ((p0 | p1 | p2) !== 511) return false;
-    }
-    if (!dirty) return true;
-  }
-}
-
-function recordSolution(s: Int32Array, base: number): void {
-  const out = solutionOut;
-  for (let i = 0; i < 27; i++) {
-    const digit = ((i / 3) | 0) + 1;
-    const offset = (i % 3) * 27;
-    let x = s[base + i]!;
-    while (x) {
-      const bit = x & -x;
-      out[offset + 31 - Math.clz32(bit)] = digit;
-      x ^= bit;
-    }
-  }
-}
-
-/** Copy the search level at `base` to the next one (where a guess is tried); returns its base. */
-function copyLevel(s: Int32Array, base: number): number {
-  const next = base + SLOT;
-  for (let k = 0; k < SLOT; k++) s[next + k] = s[base + k]!;
-  return next;
-}
-
-/** Depth-first search from level `depth`; true once `limit` solutions were found. */
-function search(depth: number, dirty: number): boolean {
-  const s = stack;
-  const base = depth * SLOT;
-  for (;;) {
-    if (!propagate(s, base, dirty)) return false;
-    const U0 = s[base + U_OFF]!,
-      U1 = s[base + U_OFF + 1]!,
-      U2 = s[base + U_OFF + 2]!;
-    if (!(U0 | U1 | U2)) {
-      if (solutionCount === 0) recordSolution(s, base);
-      return ++solutionCount >= limit;
-    }
-    if (guesses >= budget) {
-      gaveUp = true;
-      return true;
-    }
-    if (branchOnRows) {
-      // The first band row where a digit has exactly two places: there, or at the other one.
-      let found = -1;
-      let first = 0;
-      for (let j = 0; j < 27 && found < 0; j++) {
-        const x = s[base + j]!;
-        for (let r = 0; r < 27; r += 9) {
-          const row = (x >>> r) & 511;
-          const rest = row & (row - 1);
-          if (rest && !(rest & (rest - 1))) {
-            found = j;
-            first = (row & -row) << r;
-            break;
-          }
-        }
-      }
-      if (found >= 0) {
-        guesses++;
-        const next = copyLevel(s, base);
-        s[next + found] = confineRows(s[next + found]!, first);
-        if (search(depth + 1, 1 << found)) return true;
-        s[base + found] = s[base + found]! & ~first;
-        dirty = 1 << found;
-        continue;
-      }
-    }
-    // Branch on a cell with the fewest candidates (two, almost always) and, among those, the most
-    // unsolved peers: either choice then constrains the most cells.
-    let bi0 = 0,
-      bi1 = 0,
-      bi2 = 0,
-      tri0 = 0,
-      tri1 = 0,
-      tri2 = 0;
-    for (let b = 0; b < 3; b++) {
-      const U = s[base + U_OFF + b]!;
-      if (!U) continue;
-      let one = 0,
-        two = 0,
-        three = 0,
-        four = 0;
-      for (let j = base + b; j < base + 27; j += 3) {
-        const x = s[j]!;
-        four |= three & x;
-        three |= two & x;
-        two |= one & x;
-        one |= x;
-      }
-      const bi = U & two & ~three;
-      const tri = U & three & ~four;
-      if (b === 0) {
-        bi0 = bi;
-        tri0 = tri;
-      } else if (b === 1) {
-        bi1 = bi;
-        tri1 = tri;
-      } else {
-        bi2 = bi;
-        tri2 = tri;
-      }
-    }
-    let choice0 = bi0,
-      choice1 = bi1,
-      choice2 = bi2;
-    if (!(bi0 | bi1 | bi2)) {
-      if (tri0 | tri1 | tri2) {
-        choice0 = tri0;
-        choice1 = tri1;
-        choice2 = tri2;
-      } else {
-        choice0 = U0;
-        choice1 = U1;
-        choice2 = U2;
-      }
-    }
-    let band = -1;
-    let cell = 0;
-    let best = -1;
-    for (let b = 0; b < 3; b++) {
-      let cells = b === 0 ? choice0 : b === 1 ? choice1 : choice2;
-      if (!cells) continue;
-      const U = b === 0 ? U0 : b === 1 ? U1 : U2;
-      const Ua = b === 0 ? U1 : U0;
-      const Ub = b === 2 ? U1 : U2;
-      while (cells) {
-        const c = cells & -cells;
-        cells ^= c;
-        const pos = 31 - Math.clz32(c);
-        const col = pos % 9;
-        const column = SPREAD27[1 << col]!;
-        const degree = popcount(U & PEERS27[pos]!) + popcount(((Ua & column) >>> col) | (((Ub & column) >>> col) << 1));
-        if (degree > best) {
-          best = degree;
-          band = b;
-          cell = c;
-        }
-      }
-    }
-    // Try each candidate digit of the cell but the last on a copy; the last one continues in place.
-    let last = -1;
-    for (let j = band; j < 27; j += 3) {
-      if (!(s[base + j]! & cell)) continue;
-      if (last >= 0) {
-        guesses++;
-        const next = copyLevel(s, base);
-        s[next + last] = confineRows(s[next + last]!, cell);
-        if (search(depth + 1, 1 << last)) return true;
-      }
-      last = j;
-    }
-    s[base + last] = confineRows(s[base + last]!, cell);
-    dirty = 1 << last;
-  }
-}
-
-/** The first attempt's guess budget: 4x the most any puzzle of the shared hard sets needs. */
-const FIRST_BUDGET = 8192;
-/** Beyond this many guesses in all the search gives up (about 5 s): no input can hold a caller forever. */
+/** Beyond this many guesses in all the search gives up (a few seconds): no input can hold a caller forever. */
 export const MAX_GUESSES = 5_000_000;
 
 /** What one count found. Filled in place when the caller passes one, so counting allocates nothing. */
@@ -362,112 +44,11 @@ export interface SearchResult {
   guesses: number;
 }
 
-/** Level 0 as loaded from the givens, restored at each attempt. */
-const givens = new Int32Array(SLOT);
-
-function clearState(): void {
-  const s = stack;
-  for (let i = 0; i < 27; i++) s[i] = ALL;
-  s[U_OFF] = s[U_OFF + 1] = s[U_OFF + 2] = ALL;
-}
-
-/** Confine digit `d` (1-9) to cell `i` (0-80) in level 0. */
-function placeGiven(i: number, d: number): void {
-  const s = stack;
-  const b = (i / 27) | 0;
-  const pos = i - b * 27;
-  const bit = 1 << pos;
-  for (let j = b; j < 27; j += 3) s[j] = s[j]! & ~bit;
-  const k = (d - 1) * 3 + b;
-  // The given keeps only its own cell in its band row (in loadText too); a second equal given in
-  // that row wipes it out, which leaves a cell with no candidate: a contradiction found at once.
-  const row = ((pos / 9) | 0) * 9;
-  s[k] = (s[k]! & ~(511 << row)) | bit;
-}
-
-function loadCells(cells: Cells): void {
-  clearState();
-  for (let i = 0; i < 81; i++) {
-    const d = cells[i]!;
-    if (d) placeGiven(i, d);
-  }
-}
-
 /**
- * The fast path for the commonest input, 81 characters of 1-9, '.' and '0': givens go straight
- * into level 0 and into `cells`. false on any other character (the caller then parses in full).
- */
-function loadText(text: string, cells: Cells): boolean {
-  const s = stack;
-  // Per band, the given cells: they leave every digit at once, 27 writes instead of 9 per given.
-  for (let b = 0; b < 3; b++) {
-    let given = 0;
-    for (let pos = 0, i = b * 27; pos < 27; pos++, i++) {
-      const d = text.charCodeAt(i) - 48;
-      if (d > 0 && d <= 9) {
-        cells[i] = d;
-        given |= 1 << pos;
-      } else if (d === 0 || d === -2) {
-        cells[i] = 0;
-      } else {
-        return false;
-      }
-    }
-    const keep = ALL & ~given;
-    for (let j = b; j < 27; j += 3) s[j] = keep;
-    s[U_OFF + b] = ALL;
-  }
-  for (let i = 0; i < 81; i++) {
-    const d = cells[i]!;
-    if (!d) continue;
-    const b = (i / 27) | 0;
-    const pos = i - b * 27;
-    const k = (d - 1) * 3 + b;
-    s[k] = (s[k]! & ~(511 << (((pos / 9) | 0) * 9))) | (1 << pos);
-  }
-  return true;
-}
-
-/**
- * Search from the loaded level 0. A few rare boards (mostly ones with no solution) defeat one
- * branching rule and not the other: one seen here takes 2.5 million guesses branching on cells
- * and 21 branching on rows. So the search restarts with the other rule whenever an attempt
- * exceeds its budget, and the budget grows 4x every two attempts; the total work stays within a
- * small factor of the better rule's.
- */
-function run(max: number, out: Uint8Array, maxGuesses: number, result: SearchResult): SearchResult {
-  const s = stack;
-  for (let k = 0; k < SLOT; k++) givens[k] = s[k]!;
-  limit = max;
-  solutionOut = out;
-  let total = 0;
-  let allowance = FIRST_BUDGET;
-  for (let attempt = 0; ; attempt++) {
-    if (attempt) for (let k = 0; k < SLOT; k++) s[k] = givens[k]!;
-    solutionCount = 0;
-    guesses = 0;
-    gaveUp = false;
-    branchOnRows = attempt % 2 === 1;
-    budget = Math.min(allowance, maxGuesses - total);
-    search(0, ALL);
-    total += guesses;
-    if (!gaveUp) break;
-    if (total >= maxGuesses) {
-      result.count = -1;
-      result.guesses = total;
-      return result;
-    }
-    if (attempt % 2 === 1) allowance *= 4;
-  }
-  result.count = solutionCount;
-  result.guesses = total;
-  return result;
-}
-
-/**
- * Count the solutions of `cells` up to `max` (1 or 2), writing the first one found into `out`.
- * Conflicting givens simply yield 0. Not re-entrant: the search state is module-level and
- * reused, so solving allocates nothing (but the result object when none is passed).
+ * Count the solutions of `cells` up to `max` (1 or 2), writing the first one found into `out`
+ * (nothing is written when there is none). Conflicting givens simply yield 0. Not re-entrant:
+ * the kernel's state is shared and reused, so solving allocates nothing (but the result object
+ * when none is passed).
  */
 export function countSolutions(
   cells: Cells,
@@ -476,8 +57,11 @@ export function countSolutions(
   maxGuesses = MAX_GUESSES,
   result: SearchResult = { count: 0, guesses: 0 },
 ): SearchResult {
-  loadCells(cells);
-  return run(max, out, maxGuesses, result);
+  cellsIn.set(cells);
+  result.count = kernel.searchCells(max, maxGuesses);
+  result.guesses = kernel.guesses();
+  if (result.count > 0) out.set(cellsOut);
+  return result;
 }
 
 /**
@@ -492,5 +76,11 @@ export function countSolutionsOfText(
   maxGuesses: number,
   result: SearchResult,
 ): SearchResult | null {
-  return loadText(text, out) ? run(max, out, maxGuesses, result) : null;
+  for (let i = 0; i < 81; i++) textIn[i] = text.charCodeAt(i);
+  const count = kernel.searchText(max, maxGuesses);
+  if (count === NOT_PLAIN_TEXT) return null;
+  out.set(cellsOut);
+  result.count = count;
+  result.guesses = kernel.guesses();
+  return result;
 }

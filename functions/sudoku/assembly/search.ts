@@ -1,0 +1,481 @@
+// The search engine: a band-bitboard solver in AssemblyScript, compiled to WebAssembly by
+// scripts/build.mjs (solver.ts loads it). What was tried, with the figures, is in docs/solver.md.
+//
+// WHY WEBASSEMBLY. The same loop as TypeScript ran 1.2-1.4x slower under V8 (Node 24, CPU time,
+// the shared puzzle sets): in WebAssembly every value is a plain 32-bit integer in a register, the
+// state is raw memory (no typed-array bounds checks, no tagging, no deoptimisation), and
+// ctz/popcnt are single instructions. Scalar code only, no SIMD: it compiles the same way on
+// x86-64 and arm64.
+//
+// REPRESENTATION. For each digit d (0-8) and band b (0-2: rows 0-2, 3-5, 6-8) one 27-bit integer
+// F[d*3+b] holds the cells of that band where d is still possible. Bit = 9*(row in band) + column:
+//
+//        col 0 1 2   3 4 5   6 7 8         a "minirow" is 3 bits: one row of one box
+//   row 0:  [ 0  1  2 | 3  4  5 | 6  7  8]  <- bits 0-8
+//   row 1:  [ 9 10 11 |12 13 14 |15 16 17]  <- bits 9-17
+//   row 2:  [18 19 20 |21 22 23 |24 25 26]  <- bits 18-26
+//            box 0      box 1     box 2
+//
+// Every rule below is a handful of word-wide ANDs, shifts and 512-entry table lookups. U[b] holds
+// the band's unsolved cells. A search level is 32 ints (F[27], U[3], 2 spare) in linear memory; a
+// guess copies the level below it (state copied, never undone), so backtracking is just returning.
+//
+// PROPAGATION (to a fixpoint, driven by a 27-bit mask of digit-bands that changed):
+//  1. Band shape. In a band, a digit occupies one minirow per row and per box: one of the 6
+//     permutations of 3x3. MINI folds each row into 3 minirow bits; COMPLEX[9 minirow bits]
+//     keeps the cells of every permutation still possible. One lookup does hidden singles in
+//     boxes, pointing and claiming between rows and boxes, and detects a row or box with no room.
+//  2. Placement. A band row left with one cell is a placed digit: the cell leaves U and every
+//     other digit's F.
+//  3. Columns. A box whose candidates lie in one column locks that column: the other two bands
+//     of the digit lose it (LOCK27), which also removes placed digits from their columns.
+//  4. Naked singles. Bit-sliced counting over the 9 digits of a band finds unsolved cells with
+//     one candidate left (placed as in 2) and cells with none (contradiction); a digit missing
+//     from a whole column is a contradiction too.
+// Why these and no more: hidden singles in columns, column-to-box claiming and triads each cut
+// guesses but cost more per node than they saved (-8% to -25% puzzles/s on the hard sets).
+// Eliminations are written unconditionally and marked dirty branch-free: mispredicted branches
+// were the largest single cost (+25-35% once removed).
+//
+// SEARCH: branch on a cell with the fewest candidates (two, almost always), and among those on
+// the one with the most unsolved peers in its row, column and box (the "degree" rule: half the
+// guesses of the first two-candidate cell on the hardest sets); depth first; every alternative
+// but the last runs on a copy, the last continues in place. An attempt that runs past its guess
+// budget restarts with the other rule (a digit's two places in a row): see run().
+//
+// INTERFACE (solver.ts): the caller writes a board at cellsIn() (81 bytes, 0 = empty) or at
+// textIn() (81 UTF-16 code units), calls searchCells or searchText, and reads cellsOut().
+
+const ALL: i32 = 0x7ffffff;
+const SLOT: i32 = 32;
+const SLOT_BYTES: i32 = SLOT * 4;
+const U_OFF: i32 = 27;
+const MAX_DEPTH: i32 = 82;
+
+/** MINI[row9] -> which of the row's 3 minirows still hold a candidate. */
+const MINI = memory.data(512 * 4);
+/** ROW_SINGLE[row9] -> row9 when exactly one cell is left, else 0. */
+const ROW_SINGLE = memory.data(512 * 4);
+/** COMPLEX[minirows9] -> the cells of every row/box permutation that fits in minirows9 (0: none fits). */
+const COMPLEX = memory.data(512 * 4);
+/** LOCK27[cols9] -> columns a box confines the digit to, repeated over the band's 3 rows. */
+const LOCK27 = memory.data(512 * 4);
+/** SPREAD27[cols9] -> the 9 column bits repeated on all 3 rows of a band. */
+const SPREAD27 = memory.data(512 * 4);
+/** PEERS27[pos] -> the cells of a band in the same row, box or column as cell `pos` (itself included). */
+const PEERS27 = memory.data(27 * 4);
+const STACK = memory.data(SLOT_BYTES * MAX_DEPTH);
+/** Level 0 as loaded from the givens, restored at each attempt. */
+const GIVENS = memory.data(SLOT_BYTES);
+const CELLS_IN = memory.data(96);
+const TEXT_IN = memory.data(192);
+const CELLS_OUT = memory.data(96);
+
+function at(table: usize, index: i32): i32 {
+  return load<i32>(table + ((<usize>index) << 2));
+}
+
+function setAt(table: usize, index: i32, value: i32): void {
+  store<i32>(table + ((<usize>index) << 2), value);
+}
+
+// The tables, built at instantiation. A band-shape permutation as 9 minirow bits: row r in box p[r].
+for (let x = 0; x < 512; x++) {
+  setAt(MINI, x, (x & 7 ? 1 : 0) | (x & 56 ? 2 : 0) | (x & 448 ? 4 : 0));
+  setAt(ROW_SINGLE, x, x && !(x & (x - 1)) ? x : 0);
+  let allowed = 0;
+  for (let a = 0; a < 3; a++) {
+    for (let b = 0; b < 3; b++) {
+      if (b === a) continue;
+      const perm = (1 << a) | (1 << (3 + b)) | (1 << (6 + 3 - a - b));
+      if ((perm & x) === perm) allowed |= perm;
+    }
+  }
+  let cells = 0;
+  for (let bit = 0; bit < 9; bit++) if (allowed & (1 << bit)) cells |= 7 << ((bit / 3) * 9 + (bit % 3) * 3);
+  setAt(COMPLEX, x, cells);
+  let lock = 0;
+  for (let k = 0; k < 3; k++) {
+    const t = (x >> (3 * k)) & 7;
+    if (t && !(t & (t - 1))) lock |= t << (3 * k);
+  }
+  setAt(LOCK27, x, lock | (lock << 9) | (lock << 18));
+  setAt(SPREAD27, x, x | (x << 9) | (x << 18));
+}
+for (let pos = 0; pos < 27; pos++) {
+  const col = pos % 9;
+  const boxCols = 7 << ((col / 3) * 3);
+  setAt(PEERS27, pos, (511 << ((pos / 9) * 9)) | boxCols | (boxCols << 9) | (boxCols << 18) | at(SPREAD27, 1 << col));
+}
+
+let solutionCount: i32 = 0;
+let limit: i32 = 1;
+let guessCount: i32 = 0;
+/** Guesses allowed in the current attempt; past it the search unwinds and `gaveUp` is set. */
+let budget: i32 = 0;
+let gaveUp = false;
+/** false: branch on a two-candidate cell (the default); true: on a digit's two places in a band row. */
+let branchOnRows = false;
+let totalGuesses: i32 = 0;
+
+/**
+ * Confine digit-band `x` to `cells` in each band row where `cells` has a bit.
+ * Returns the new value, or -1 when two of `cells` share a row (the digit would appear twice).
+ */
+function confineRows(x: i32, cells: i32): i32 {
+  const c0 = cells & 511;
+  const c1 = (cells >>> 9) & 511;
+  const c2 = cells >>> 18;
+  if ((c0 & (c0 - 1)) | (c1 & (c1 - 1)) | (c2 & (c2 - 1))) return -1;
+  const rows = (((c0 + 511) >>> 9) * 511) | ((((c1 + 511) >>> 9) * 511) << 9) | ((((c2 + 511) >>> 9) * 511) << 18);
+  return (x & ~rows) | cells;
+}
+
+/** Propagate from the digit-bands in `dirty` to a fixpoint; false on contradiction. */
+function propagate(s: usize, dirty: i32): bool {
+  while (true) {
+    while (dirty) {
+      const bit = dirty & -dirty;
+      dirty ^= bit;
+      const i = ctz(bit);
+      let S = at(s, i);
+      S &= at(COMPLEX, at(MINI, S & 511) | (at(MINI, (S >>> 9) & 511) << 3) | (at(MINI, S >>> 18) << 6));
+      if (S === 0) return false;
+      setAt(s, i, S);
+      const b = i % 3;
+      const placed =
+        at(ROW_SINGLE, S & 511) | (at(ROW_SINGLE, (S >>> 9) & 511) << 9) | (at(ROW_SINGLE, S >>> 18) << 18);
+      const unsolved = at(s, U_OFF + b);
+      const newly = placed & unsolved;
+      if (newly) {
+        setAt(s, U_OFF + b, unsolved ^ newly);
+        const keep = ~newly;
+        for (let j = b; j < 27; j += 3) {
+          const v = at(s, j);
+          setAt(s, j, v & keep);
+          dirty |= (((v & newly) + ALL) >>> 27) << j;
+        }
+        setAt(s, i, S);
+        dirty &= ~bit;
+      }
+      const lock = at(LOCK27, (S | (S >>> 9) | (S >>> 18)) & 511);
+      const keep = ~lock;
+      for (let j = i - b; j < i - b + 3; j++) {
+        const v = at(s, j);
+        setAt(s, j, v & keep);
+        dirty |= (((v & lock) + ALL) >>> 27) << j;
+      }
+      setAt(s, i, S);
+      dirty &= ~bit;
+    }
+
+    for (let b = 0; b < 3; b++) {
+      const U = at(s, U_OFF + b);
+      if (!U) continue;
+      let one = 0;
+      let two = 0;
+      for (let j = b; j < 27; j += 3) {
+        const x = at(s, j);
+        two |= one & x;
+        one |= x;
+      }
+      if (U & ~one) return false;
+      const N = U & ~two;
+      if (!N) continue;
+      for (let j = b; j < 27; j += 3) {
+        const x = at(s, j);
+        const c = x & N;
+        if (!c) continue;
+        const y = confineRows(x, c);
+        if (y < 0) return false;
+        if (y !== x) {
+          setAt(s, j, y);
+          dirty |= 1 << j;
+        }
+      }
+    }
+    for (let j = 0; j < 27; j += 3) {
+      const S0 = at(s, j);
+      const S1 = at(s, j + 1);
+      const S2 = at(s, j + 2);
+      if (
+        ((S0 | (S0 >>> 9) | (S0 >>> 18) | S1 | (S1 >>> 9) | (S1 >>> 18) | S2 | (S2 >>> 9) | (S2 >>> 18)) & 511) !==
+        511
+      ) {
+        return false;
+      }
+    }
+    if (!dirty) return true;
+  }
+}
+
+function recordSolution(s: usize): void {
+  for (let i = 0; i < 27; i++) {
+    const digit = <u8>(i / 3 + 1);
+    const offset = <usize>((i % 3) * 27);
+    let x = at(s, i);
+    while (x) {
+      store<u8>(CELLS_OUT + offset + <usize>ctz(x), digit);
+      x &= x - 1;
+    }
+  }
+}
+
+/** Copy the search level at `s` to the next one (where a guess is tried); returns its address. */
+function copyLevel(s: usize): usize {
+  const next = s + SLOT_BYTES;
+  memory.copy(next, s, SLOT_BYTES);
+  return next;
+}
+
+/** Depth-first search from the level at `s`; true once `limit` solutions were found (or the budget ran out). */
+function search(s: usize, dirty: i32): bool {
+  while (true) {
+    if (!propagate(s, dirty)) return false;
+    const U0 = at(s, U_OFF);
+    const U1 = at(s, U_OFF + 1);
+    const U2 = at(s, U_OFF + 2);
+    if (!(U0 | U1 | U2)) {
+      if (solutionCount === 0) recordSolution(s);
+      return ++solutionCount >= limit;
+    }
+    if (guessCount >= budget) {
+      gaveUp = true;
+      return true;
+    }
+    if (branchOnRows) {
+      // The first band row where a digit has exactly two places: there, or at the other one.
+      let found = -1;
+      let first = 0;
+      for (let j = 0; j < 27 && found < 0; j++) {
+        const x = at(s, j);
+        for (let r = 0; r < 27; r += 9) {
+          const row = (x >>> r) & 511;
+          const rest = row & (row - 1);
+          if (rest && !(rest & (rest - 1))) {
+            found = j;
+            first = (row & -row) << r;
+            break;
+          }
+        }
+      }
+      if (found >= 0) {
+        guessCount++;
+        const next = copyLevel(s);
+        setAt(next, found, confineRows(at(next, found), first));
+        if (search(next, 1 << found)) return true;
+        setAt(s, found, at(s, found) & ~first);
+        dirty = 1 << found;
+        continue;
+      }
+    }
+    // Branch on a cell with the fewest candidates (two, almost always) and, among those, the most
+    // unsolved peers: either choice then constrains the most cells.
+    let bi0 = 0;
+    let bi1 = 0;
+    let bi2 = 0;
+    let tri0 = 0;
+    let tri1 = 0;
+    let tri2 = 0;
+    for (let b = 0; b < 3; b++) {
+      const U = at(s, U_OFF + b);
+      if (!U) continue;
+      let one = 0;
+      let two = 0;
+      let three = 0;
+      let four = 0;
+      for (let j = b; j < 27; j += 3) {
+        const x = at(s, j);
+        four |= three & x;
+        three |= two & x;
+        two |= one & x;
+        one |= x;
+      }
+      const bi = U & two & ~three;
+      const tri = U & three & ~four;
+      if (b === 0) {
+        bi0 = bi;
+        tri0 = tri;
+      } else if (b === 1) {
+        bi1 = bi;
+        tri1 = tri;
+      } else {
+        bi2 = bi;
+        tri2 = tri;
+      }
+    }
+    let choice0 = bi0;
+    let choice1 = bi1;
+    let choice2 = bi2;
+    if (!(bi0 | bi1 | bi2)) {
+      if (tri0 | tri1 | tri2) {
+        choice0 = tri0;
+        choice1 = tri1;
+        choice2 = tri2;
+      } else {
+        choice0 = U0;
+        choice1 = U1;
+        choice2 = U2;
+      }
+    }
+    let band = -1;
+    let cell = 0;
+    let best = -1;
+    for (let b = 0; b < 3; b++) {
+      let cells = b === 0 ? choice0 : b === 1 ? choice1 : choice2;
+      if (!cells) continue;
+      const U = b === 0 ? U0 : b === 1 ? U1 : U2;
+      const Ua = b === 0 ? U1 : U0;
+      const Ub = b === 2 ? U1 : U2;
+      while (cells) {
+        const c = cells & -cells;
+        cells ^= c;
+        const pos = ctz(c);
+        const col = pos % 9;
+        const column = at(SPREAD27, 1 << col);
+        const degree = popcnt(U & at(PEERS27, pos)) + popcnt(((Ua & column) >>> col) | (((Ub & column) >>> col) << 1));
+        if (degree > best) {
+          best = degree;
+          band = b;
+          cell = c;
+        }
+      }
+    }
+    // Try each candidate digit of the cell but the last on a copy; the last one continues in place.
+    let last = -1;
+    for (let j = band; j < 27; j += 3) {
+      if (!(at(s, j) & cell)) continue;
+      if (last >= 0) {
+        guessCount++;
+        const next = copyLevel(s);
+        setAt(next, last, confineRows(at(next, last), cell));
+        if (search(next, 1 << last)) return true;
+      }
+      last = j;
+    }
+    setAt(s, last, confineRows(at(s, last), cell));
+    dirty = 1 << last;
+  }
+}
+
+/** The first attempt's guess budget: 4x the most any puzzle of the shared hard sets needs. */
+const FIRST_BUDGET: i32 = 8192;
+
+/**
+ * Search from the loaded level 0. A few rare boards (mostly ones with no solution) defeat one
+ * branching rule and not the other: one seen here takes 2.5 million guesses branching on cells
+ * and 21 branching on rows. So the search restarts with the other rule whenever an attempt
+ * exceeds its budget, and the budget grows 4x every two attempts; the total work stays within a
+ * small factor of the better rule's. Returns the solutions found (up to max), or -1 past maxGuesses.
+ */
+function run(max: i32, maxGuesses: i32): i32 {
+  memory.copy(GIVENS, STACK, SLOT_BYTES);
+  limit = max;
+  let total = 0;
+  let allowance = FIRST_BUDGET;
+  for (let attempt = 0; ; attempt++) {
+    if (attempt) memory.copy(STACK, GIVENS, SLOT_BYTES);
+    solutionCount = 0;
+    guessCount = 0;
+    gaveUp = false;
+    branchOnRows = attempt % 2 === 1;
+    budget = min(allowance, maxGuesses - total);
+    search(STACK, ALL);
+    total += guessCount;
+    if (!gaveUp) break;
+    if (total >= maxGuesses) {
+      totalGuesses = total;
+      return -1;
+    }
+    if (attempt % 2 === 1) allowance *= 4;
+  }
+  totalGuesses = total;
+  return solutionCount;
+}
+
+/** Level 0 with every candidate open; givens are then confined into it. */
+function clearLevel0(): void {
+  for (let j = 0; j < 27; j++) setAt(STACK, j, ALL);
+  setAt(STACK, U_OFF, ALL);
+  setAt(STACK, U_OFF + 1, ALL);
+  setAt(STACK, U_OFF + 2, ALL);
+}
+
+/**
+ * Confine digit `d` (1-9) to cell `i` (0-80) in level 0. The given keeps only its own cell in its
+ * band row; a second equal given in that row wipes it out, which leaves a cell with no candidate:
+ * a contradiction found at once.
+ */
+function placeGiven(i: i32, d: i32): void {
+  const b = i / 27;
+  const pos = i - b * 27;
+  const bit = 1 << pos;
+  for (let j = b; j < 27; j += 3) setAt(STACK, j, at(STACK, j) & ~bit);
+  const k = (d - 1) * 3 + b;
+  setAt(STACK, k, (at(STACK, k) & ~(511 << ((pos / 9) * 9))) | bit);
+}
+
+/** Where the caller writes a board of 81 cells (bytes, 0 = empty) for searchCells. */
+export function cellsIn(): usize {
+  return CELLS_IN;
+}
+
+/** Where the caller writes 81 UTF-16 code units for searchText. */
+export function textIn(): usize {
+  return TEXT_IN;
+}
+
+/** Where the search leaves 81 cells: the first solution found (searchText: the givens when none). */
+export function cellsOut(): usize {
+  return CELLS_OUT;
+}
+
+/** Guesses made by the last search, over every attempt. */
+export function guesses(): i32 {
+  return totalGuesses;
+}
+
+/** Count the solutions (up to max) of the cells at cellsIn(); the first one goes to cellsOut(). -1: gave up. */
+export function searchCells(max: i32, maxGuesses: i32): i32 {
+  clearLevel0();
+  for (let i = 0; i < 81; i++) {
+    const d = <i32>load<u8>(CELLS_IN + <usize>i);
+    if (d) placeGiven(i, d);
+  }
+  return run(max, maxGuesses);
+}
+
+/**
+ * searchCells for 81 characters of 1-9, '.' and '0' at textIn(): the givens go to cellsOut() and
+ * straight into level 0 (per band, the given cells leave every digit at once: 27 writes instead
+ * of 9 per given). Returns -2, having searched nothing, on any other character.
+ */
+export function searchText(max: i32, maxGuesses: i32): i32 {
+  for (let b = 0; b < 3; b++) {
+    let given = 0;
+    for (let pos = 0; pos < 27; pos++) {
+      const i = b * 27 + pos;
+      const d = <i32>load<u16>(TEXT_IN + ((<usize>i) << 1)) - 48;
+      if (d > 0 && d <= 9) {
+        store<u8>(CELLS_OUT + <usize>i, <u8>d);
+        given |= 1 << pos;
+      } else if (d === 0 || d === -2) {
+        store<u8>(CELLS_OUT + <usize>i, 0);
+      } else {
+        return -2;
+      }
+    }
+    const keep = ALL & ~given;
+    for (let j = b; j < 27; j += 3) setAt(STACK, j, keep);
+    setAt(STACK, U_OFF + b, ALL);
+  }
+  for (let i = 0; i < 81; i++) {
+    const d = <i32>load<u8>(CELLS_OUT + <usize>i);
+    if (!d) continue;
+    const b = i / 27;
+    const pos = i - b * 27;
+    const k = (d - 1) * 3 + b;
+    setAt(STACK, k, (at(STACK, k) & ~(511 << ((pos / 9) * 9))) | (1 << pos));
+  }
+  return run(max, maxGuesses);
+}
