@@ -1,8 +1,8 @@
-// The search as it ran in TypeScript before it moved to WebAssembly (functions/sudoku/assembly/
-// search.ts): the same representation, rules and search order, kept for one purpose. `npm run bench`
-// times it against the kernel on the same puzzles in the same run, so on any machine (Graviton, the
-// Lambda's arm64, included) one run shows whether WebAssembly still wins; test/bench checks that it
-// still agrees with the kernel. Its notes, as they were:
+// The search in TypeScript, as it ran before it moved to WebAssembly (functions/sudoku/assembly/
+// search.ts), with the last round of TypeScript tuning: the same representation, rules and search
+// order, kept for one purpose. `npm run bench` times it against the kernel on the same puzzles in
+// the same run, so on any machine (Graviton, the Lambda's arm64, included) one run shows whether
+// WebAssembly still wins; test/bench checks that both still do the same work. Its notes:
 //
 // REPRESENTATION. For each digit d (0-8) and band b (0-2: rows 0-2, 3-5, 6-8) one 27-bit integer
 // F[d*3+b] holds the cells of that band where d is still possible. Bit = 9*(row in band) + column:
@@ -15,8 +15,9 @@
 //
 // 27 bits fit JavaScript's 32-bit integer operations exactly, so every rule below is a handful
 // of word-wide ANDs, shifts and 512-entry table lookups. U[b] holds the band's unsolved cells.
-// A search level is 30 ints (F, U) in one preallocated Int32Array; a guess copies the level
-// below it (state copied, never undone), so backtracking is just returning.
+// A search level is 30 ints (F, U), a view of one preallocated Int32Array (indexed from 0, so
+// the hot loops use constant offsets); a guess copies the level below it (state copied, never
+// undone), so backtracking is just returning.
 //
 // PROPAGATION (to a fixpoint, driven by a 27-bit mask of digit-bands that changed):
 //  1. Band shape. In a band, a digit occupies one minirow per row and per box: one of the 6
@@ -32,8 +33,9 @@
 //     from a whole column is a contradiction too.
 // Why these and no more: hidden singles in columns, column-to-box claiming and triads each cut
 // guesses but cost more per node than they saved (-8% to -25% puzzles/s on the hard sets).
-// Eliminations are written unconditionally and marked dirty branch-free: mispredicted branches
-// were the largest single cost (+25-35% once removed).
+// Eliminations (placements included) are written unconditionally and marked dirty branch-free:
+// mispredicted branches were the largest single cost (+25-35% once removed). The loops over a
+// band's 9 digits are unrolled by hand: V8 does not unroll them.
 //
 // SEARCH: branch on a cell with the fewest candidates (two, almost always), and among those on
 // the one with the most unsolved peers in its row, column and box (the "degree" rule: half the
@@ -92,6 +94,12 @@ const PEERS27 = Int32Array.from({ length: 27 }, (_, pos) => {
   return (511 << (((pos / 9) | 0) * 9)) | boxCols | (boxCols << 9) | (boxCols << 18) | SPREAD27[1 << col]!;
 });
 
+/** BAND_OF[i] -> the band (i % 3) of digit-band i. */
+const BAND_OF = Int32Array.from({ length: 27 }, (_, i) => i % 3);
+/** OTHER1[i], OTHER2[i] -> the digit-bands of the same digit as digit-band i, in the other two bands. */
+const OTHER1 = Int32Array.from({ length: 27 }, (_, i) => i - (i % 3) + ((i + 1) % 3));
+const OTHER2 = Int32Array.from({ length: 27 }, (_, i) => i - (i % 3) + ((i + 2) % 3));
+
 function popcount(x: number): number {
   x -= (x >>> 1) & 0x55555555;
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
@@ -99,6 +107,8 @@ function popcount(x: number): number {
 }
 
 const stack = new Int32Array(SLOT * MAX_DEPTH);
+/** One view per search level, so the kernels index a level with small constants. */
+const levels = Array.from({ length: MAX_DEPTH }, (_, depth) => stack.subarray(depth * SLOT, (depth + 1) * SLOT));
 let solutionCount = 0;
 let limit = 1;
 let guesses = 0;
@@ -123,88 +133,126 @@ function confineRows(x: number, cells: number): number {
 }
 
 /** Propagate from the digit-bands in `dirty` to a fixpoint; false on contradiction. */
-function propagate(s: Int32Array, base: number, dirty: number): boolean {
+function propagate(s: Int32Array, dirty: number): boolean {
   for (;;) {
     while (dirty) {
       const bit = dirty & -dirty;
       dirty ^= bit;
       const i = 31 - Math.clz32(bit);
-      let S = s[base + i]!;
+      let S = s[i]!;
       S &= COMPLEX[MINI[S & 511]! | (MINI[(S >>> 9) & 511]! << 3) | (MINI[S >>> 18]! << 6)]!;
       if (S === 0) return false;
-      s[base + i] = S;
-      const b = i % 3;
+      const b = BAND_OF[i]!;
       const placed = ROW_SINGLE[S & 511]! | (ROW_SINGLE[(S >>> 9) & 511]! << 9) | (ROW_SINGLE[S >>> 18]! << 18);
-      const newly = placed & s[base + U_OFF + b]!;
-      if (newly) {
-        s[base + U_OFF + b] = s[base + U_OFF + b]! ^ newly;
-        const keep = ~newly;
-        for (let j = b; j < 27; j += 3) {
-          const v = s[base + j]!;
-          s[base + j] = v & keep;
-          dirty |= (((v & newly) + ALL) >>> 27) << j;
-        }
-        s[base + i] = S;
-        dirty &= ~bit;
-      }
+      const u = U_OFF + b;
+      const U = s[u]!;
+      const newly = placed & U;
+      // Placement, unconditional: half of the digit-bands place a digit, so a branch on `newly`
+      // would be a coin toss. The band's 9 digits are unrolled; this also clears the placed cells
+      // from S's own slot and marks it dirty, both undone at the end.
+      s[u] = U ^ newly;
+      const keepPlaced = ~newly;
+      const v0 = s[b]!,
+        v1 = s[b + 3]!,
+        v2 = s[b + 6]!,
+        v3 = s[b + 9]!,
+        v4 = s[b + 12]!,
+        v5 = s[b + 15]!,
+        v6 = s[b + 18]!,
+        v7 = s[b + 21]!,
+        v8 = s[b + 24]!;
+      s[b] = v0 & keepPlaced;
+      s[b + 3] = v1 & keepPlaced;
+      s[b + 6] = v2 & keepPlaced;
+      s[b + 9] = v3 & keepPlaced;
+      s[b + 12] = v4 & keepPlaced;
+      s[b + 15] = v5 & keepPlaced;
+      s[b + 18] = v6 & keepPlaced;
+      s[b + 21] = v7 & keepPlaced;
+      s[b + 24] = v8 & keepPlaced;
+      dirty |=
+        ((((v0 & newly) + ALL) >>> 27) |
+          ((((v1 & newly) + ALL) >>> 27) << 3) |
+          ((((v2 & newly) + ALL) >>> 27) << 6) |
+          ((((v3 & newly) + ALL) >>> 27) << 9) |
+          ((((v4 & newly) + ALL) >>> 27) << 12) |
+          ((((v5 & newly) + ALL) >>> 27) << 15) |
+          ((((v6 & newly) + ALL) >>> 27) << 18) |
+          ((((v7 & newly) + ALL) >>> 27) << 21) |
+          ((((v8 & newly) + ALL) >>> 27) << 24)) <<
+        b;
+      // Columns: the digit's other two bands lose the columns a box of this band locks.
       const lock = LOCK27[(S | (S >>> 9) | (S >>> 18)) & 511]!;
-      {
-        const d3 = i - b;
-        const keep = ~lock;
-        for (let j = d3; j < d3 + 3; j++) {
-          const v = s[base + j]!;
-          s[base + j] = v & keep;
-          dirty |= (((v & lock) + ALL) >>> 27) << j;
-        }
-        s[base + i] = S;
-        dirty &= ~bit;
-      }
+      const keepLocked = ~lock;
+      const j1 = OTHER1[i]!,
+        j2 = OTHER2[i]!;
+      const w1 = s[j1]!,
+        w2 = s[j2]!;
+      s[j1] = w1 & keepLocked;
+      s[j2] = w2 & keepLocked;
+      dirty = (dirty | ((((w1 & lock) + ALL) >>> 27) << j1) | ((((w2 & lock) + ALL) >>> 27) << j2)) & ~bit;
+      s[i] = S;
     }
 
     for (let b = 0; b < 3; b++) {
-      const U = s[base + U_OFF + b]!;
+      const U = s[U_OFF + b]!;
       if (!U) continue;
-      let one = 0;
-      let two = 0;
-      for (let j = base + b; j < base + 27; j += 3) {
-        const x = s[j]!;
-        two |= one & x;
-        one |= x;
-      }
+      // Bit-sliced counting over the band's 9 digits, unrolled: cells with >= 1 and >= 2 candidates.
+      const x0 = s[b]!,
+        x1 = s[b + 3]!,
+        x2 = s[b + 6]!,
+        x3 = s[b + 9]!,
+        x4 = s[b + 12]!,
+        x5 = s[b + 15]!,
+        x6 = s[b + 18]!,
+        x7 = s[b + 21]!,
+        x8 = s[b + 24]!;
+      let one = x0 | x1;
+      let two = x0 & x1;
+      two |= one & x2;
+      one |= x2;
+      two |= one & x3;
+      one |= x3;
+      two |= one & x4;
+      one |= x4;
+      two |= one & x5;
+      one |= x5;
+      two |= one & x6;
+      one |= x6;
+      two |= one & x7;
+      one |= x7;
+      two |= one & x8;
+      one |= x8;
       if (U & ~one) return false;
       const N = U & ~two;
       if (!N) continue;
       for (let j = b; j < 27; j += 3) {
-        const x = s[base + j]!;
+        const x = s[j]!;
         const c = x & N;
         if (!c) continue;
         const y = confineRows(x, c);
         if (y < 0) return false;
         if (y !== x) {
-          s[base + j] = y;
+          s[j] = y;
           dirty |= 1 << j;
         }
       }
     }
+    // A digit missing from a column.
     for (let j = 0; j < 27; j += 3) {
-      const S0 = s[base + j]!,
-        S1 = s[base + j + 1]!,
-        S2 = s[base + j + 2]!;
-      const p0 = (S0 | (S0 >>> 9) | (S0 >>> 18)) & 511;
-      const p1 = (S1 | (S1 >>> 9) | (S1 >>> 18)) & 511;
-      const p2 = (S2 | (S2 >>> 9) | (S2 >>> 18)) & 511;
-      if ((p0 | p1 | p2) !== 511) return false;
+      const cols = s[j]! | s[j + 1]! | s[j + 2]!;
+      if (((cols | (cols >>> 9) | (cols >>> 18)) & 511) !== 511) return false;
     }
     if (!dirty) return true;
   }
 }
 
-function recordSolution(s: Int32Array, base: number): void {
+function recordSolution(s: Int32Array): void {
   const out = solutionOut;
   for (let i = 0; i < 27; i++) {
     const digit = ((i / 3) | 0) + 1;
     const offset = (i % 3) * 27;
-    let x = s[base + i]!;
+    let x = s[i]!;
     while (x) {
       const bit = x & -x;
       out[offset + 31 - Math.clz32(bit)] = digit;
@@ -213,24 +261,28 @@ function recordSolution(s: Int32Array, base: number): void {
   }
 }
 
-/** Copy the search level at `base` to the next one (where a guess is tried); returns its base. */
-function copyLevel(s: Int32Array, base: number): number {
-  const next = base + SLOT;
-  for (let k = 0; k < SLOT; k++) s[next + k] = s[base + k]!;
+/** Copy a search level into the next one (where a guess is tried); returns the copy. */
+function copyLevel(s: Int32Array, depth: number): Int32Array {
+  const next = levels[depth + 1]!;
+  // The 30 ints in use (F, U), three per iteration: V8 does not unroll loops.
+  for (let k = 0; k < U_OFF + 3; k += 3) {
+    next[k] = s[k]!;
+    next[k + 1] = s[k + 1]!;
+    next[k + 2] = s[k + 2]!;
+  }
   return next;
 }
 
 /** Depth-first search from level `depth`; true once `limit` solutions were found. */
 function search(depth: number, dirty: number): boolean {
-  const s = stack;
-  const base = depth * SLOT;
+  const s = levels[depth]!;
   for (;;) {
-    if (!propagate(s, base, dirty)) return false;
-    const U0 = s[base + U_OFF]!,
-      U1 = s[base + U_OFF + 1]!,
-      U2 = s[base + U_OFF + 2]!;
+    if (!propagate(s, dirty)) return false;
+    const U0 = s[U_OFF]!,
+      U1 = s[U_OFF + 1]!,
+      U2 = s[U_OFF + 2]!;
     if (!(U0 | U1 | U2)) {
-      if (solutionCount === 0) recordSolution(s, base);
+      if (solutionCount === 0) recordSolution(s);
       return ++solutionCount >= limit;
     }
     if (guesses >= budget) {
@@ -242,7 +294,7 @@ function search(depth: number, dirty: number): boolean {
       let found = -1;
       let first = 0;
       for (let j = 0; j < 27 && found < 0; j++) {
-        const x = s[base + j]!;
+        const x = s[j]!;
         for (let r = 0; r < 27; r += 9) {
           const row = (x >>> r) & 511;
           const rest = row & (row - 1);
@@ -255,10 +307,10 @@ function search(depth: number, dirty: number): boolean {
       }
       if (found >= 0) {
         guesses++;
-        const next = copyLevel(s, base);
-        s[next + found] = confineRows(s[next + found]!, first);
+        const next = copyLevel(s, depth);
+        next[found] = confineRows(next[found]!, first);
         if (search(depth + 1, 1 << found)) return true;
-        s[base + found] = s[base + found]! & ~first;
+        s[found] = s[found]! & ~first;
         dirty = 1 << found;
         continue;
       }
@@ -272,13 +324,13 @@ function search(depth: number, dirty: number): boolean {
       tri1 = 0,
       tri2 = 0;
     for (let b = 0; b < 3; b++) {
-      const U = s[base + U_OFF + b]!;
+      const U = s[U_OFF + b]!;
       if (!U) continue;
       let one = 0,
         two = 0,
         three = 0,
         four = 0;
-      for (let j = base + b; j < base + 27; j += 3) {
+      for (let j = b; j < 27; j += 3) {
         const x = s[j]!;
         four |= three & x;
         three |= two & x;
@@ -338,16 +390,16 @@ function search(depth: number, dirty: number): boolean {
     // Try each candidate digit of the cell but the last on a copy; the last one continues in place.
     let last = -1;
     for (let j = band; j < 27; j += 3) {
-      if (!(s[base + j]! & cell)) continue;
+      if (!(s[j]! & cell)) continue;
       if (last >= 0) {
         guesses++;
-        const next = copyLevel(s, base);
-        s[next + last] = confineRows(s[next + last]!, cell);
+        const next = copyLevel(s, depth);
+        next[last] = confineRows(next[last]!, cell);
         if (search(depth + 1, 1 << last)) return true;
       }
       last = j;
     }
-    s[base + last] = confineRows(s[base + last]!, cell);
+    s[last] = confineRows(s[last]!, cell);
     dirty = 1 << last;
   }
 }

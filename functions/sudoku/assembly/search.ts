@@ -131,42 +131,80 @@ function confineRows(x: i32, cells: i32): i32 {
   return (x & ~rows) | cells;
 }
 
+/**
+ * Clear `cells` from the 9 digit-bands at p, p+3, ... p+24 ints (one band, every digit); returns
+ * the changed ones as bits 0, 3, ... 24. Unrolled: constant offsets, no loop counter.
+ */
+function clearCells(p: usize, cells: i32): i32 {
+  const keep = ~cells;
+  let v = load<i32>(p);
+  store<i32>(p, v & keep);
+  let changed = ((v & cells) + ALL) >>> 27;
+  v = load<i32>(p, 12);
+  store<i32>(p, v & keep, 12);
+  changed |= (((v & cells) + ALL) >>> 27) << 3;
+  v = load<i32>(p, 24);
+  store<i32>(p, v & keep, 24);
+  changed |= (((v & cells) + ALL) >>> 27) << 6;
+  v = load<i32>(p, 36);
+  store<i32>(p, v & keep, 36);
+  changed |= (((v & cells) + ALL) >>> 27) << 9;
+  v = load<i32>(p, 48);
+  store<i32>(p, v & keep, 48);
+  changed |= (((v & cells) + ALL) >>> 27) << 12;
+  v = load<i32>(p, 60);
+  store<i32>(p, v & keep, 60);
+  changed |= (((v & cells) + ALL) >>> 27) << 15;
+  v = load<i32>(p, 72);
+  store<i32>(p, v & keep, 72);
+  changed |= (((v & cells) + ALL) >>> 27) << 18;
+  v = load<i32>(p, 84);
+  store<i32>(p, v & keep, 84);
+  changed |= (((v & cells) + ALL) >>> 27) << 21;
+  v = load<i32>(p, 96);
+  store<i32>(p, v & keep, 96);
+  changed |= (((v & cells) + ALL) >>> 27) << 24;
+  return changed;
+}
+
+/** Whether each digit still has a place in each column (its 3 bands folded onto one row cover all 9). */
+function everyColumnHasEveryDigit(s: usize): bool {
+  let all = 511;
+  for (let p = s; p < s + 108; p += 12) {
+    const S = load<i32>(p) | load<i32>(p, 4) | load<i32>(p, 8);
+    all &= S | (S >>> 9) | (S >>> 18);
+  }
+  return (all & 511) === 511;
+}
+
 /** Propagate from the digit-bands in `dirty` to a fixpoint; false on contradiction. */
 function propagate(s: usize, dirty: i32): bool {
   while (true) {
     while (dirty) {
-      const bit = dirty & -dirty;
-      dirty ^= bit;
-      const i = ctz(bit);
+      const i = ctz(dirty);
+      dirty &= dirty - 1;
       let S = at(s, i);
       S &= at(COMPLEX, at(MINI, S & 511) | (at(MINI, (S >>> 9) & 511) << 3) | (at(MINI, S >>> 18) << 6));
       if (S === 0) return false;
-      setAt(s, i, S);
       const b = i % 3;
+      // Placement, written unconditionally: about half the digit-bands place a digit, a coin toss
+      // for the branch predictor. The digit's own band loses its cells too and gets S back below.
       const placed =
         at(ROW_SINGLE, S & 511) | (at(ROW_SINGLE, (S >>> 9) & 511) << 9) | (at(ROW_SINGLE, S >>> 18) << 18);
       const unsolved = at(s, U_OFF + b);
       const newly = placed & unsolved;
-      if (newly) {
-        setAt(s, U_OFF + b, unsolved ^ newly);
-        const keep = ~newly;
-        for (let j = b; j < 27; j += 3) {
-          const v = at(s, j);
-          setAt(s, j, v & keep);
-          dirty |= (((v & newly) + ALL) >>> 27) << j;
-        }
-        setAt(s, i, S);
-        dirty &= ~bit;
-      }
+      setAt(s, U_OFF + b, unsolved ^ newly);
+      dirty |= clearCells(s + ((<usize>b) << 2), newly) << b;
+      // The column lock goes to the digit's two other bands.
       const lock = at(LOCK27, (S | (S >>> 9) | (S >>> 18)) & 511);
-      const keep = ~lock;
-      for (let j = i - b; j < i - b + 3; j++) {
-        const v = at(s, j);
-        setAt(s, j, v & keep);
-        dirty |= (((v & lock) + ALL) >>> 27) << j;
-      }
+      const j1 = i - b + (b === 2 ? 0 : b + 1);
+      const j2 = i - b + (b === 0 ? 2 : b - 1);
+      const v1 = at(s, j1);
+      setAt(s, j1, v1 & ~lock);
+      const v2 = at(s, j2);
+      setAt(s, j2, v2 & ~lock);
+      dirty = (dirty | ((((v1 & lock) + ALL) >>> 27) << j1) | ((((v2 & lock) + ALL) >>> 27) << j2)) & ~(1 << i);
       setAt(s, i, S);
-      dirty &= ~bit;
     }
 
     for (let b = 0; b < 3; b++) {
@@ -194,17 +232,7 @@ function propagate(s: usize, dirty: i32): bool {
         }
       }
     }
-    for (let j = 0; j < 27; j += 3) {
-      const S0 = at(s, j);
-      const S1 = at(s, j + 1);
-      const S2 = at(s, j + 2);
-      if (
-        ((S0 | (S0 >>> 9) | (S0 >>> 18) | S1 | (S1 >>> 9) | (S1 >>> 18) | S2 | (S2 >>> 9) | (S2 >>> 18)) & 511) !==
-        511
-      ) {
-        return false;
-      }
-    }
+    if (!everyColumnHasEveryDigit(s)) return false;
     if (!dirty) return true;
   }
 }
