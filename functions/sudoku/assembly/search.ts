@@ -1,8 +1,9 @@
 // The search engine: a band-bitboard solver in AssemblyScript, compiled to WebAssembly by
 // scripts/build.mjs (solver.ts loads it). What was tried, with the figures, is in docs/solver.md.
 //
-// WHY WEBASSEMBLY. The same loop as TypeScript ran 1.2-1.4x slower under V8 (Node 24, CPU time,
-// the shared puzzle sets): in WebAssembly every value is a plain 32-bit integer in a register, the
+// WHY WEBASSEMBLY. The same search in TypeScript (bench/search-typescript.ts, tuned as far as it
+// went) runs 1.13-1.32x slower under V8 (Node 24, CPU time, the shared puzzle sets; `npm run
+// bench` re-measures it): in WebAssembly every value is a plain 32-bit integer in a register, the
 // state is raw memory (no typed-array bounds checks, no tagging, no deoptimisation), and
 // ctz/popcnt are single instructions. Scalar code only, no SIMD: it compiles the same way on
 // x86-64 and arm64.
