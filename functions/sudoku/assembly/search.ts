@@ -35,8 +35,8 @@
 //     from a whole column is a contradiction too.
 // Why these and no more: hidden singles in columns, column-to-box claiming and triads each cut
 // guesses but cost more per node than they saved (-8% to -25% puzzles/s on the hard sets).
-// Eliminations are written unconditionally and marked dirty branch-free: mispredicted branches
-// were the largest single cost (+25-35% once removed).
+// Eliminations (placements included) are written unconditionally and marked dirty branch-free:
+// mispredicted branches were the largest single cost (+25-35% once removed).
 //
 // SEARCH: branch on a cell with the fewest candidates (two, almost always), and among those on
 // the one with the most unsolved peers in its row, column and box (the "degree" rule: half the
