@@ -422,26 +422,41 @@ function run(max: i32, maxGuesses: i32): i32 {
   return solutionCount;
 }
 
-/** Level 0 with every candidate open; givens are then confined into it. */
-function clearLevel0(): void {
-  for (let j = 0; j < 27; j++) setAt(STACK, j, ALL);
-  setAt(STACK, U_OFF, ALL);
-  setAt(STACK, U_OFF + 1, ALL);
-  setAt(STACK, U_OFF + 2, ALL);
-}
-
 /**
- * Confine digit `d` (1-9) to cell `i` (0-80) in level 0. The given keeps only its own cell in its
- * band row; a second equal given in that row wipes it out, which leaves a cell with no candidate:
- * a contradiction found at once.
+ * Level 0 from the 81 cells at `cells` (0 = empty). Per band, the given cells leave every digit
+ * and the unsolved cells at once (30 writes, not 9 per given, and the first propagation has no
+ * given left to place); then each digit keeps only its given cell in that band row. false when
+ * two equal givens share a row. Two in a box or a column need no check here: the band shape (box)
+ * or the column lock empties a row in the first propagation.
  */
-function placeGiven(i: i32, d: i32): void {
-  const b = i / 27;
-  const pos = i - b * 27;
-  const bit = 1 << pos;
-  for (let j = b; j < 27; j += 3) setAt(STACK, j, at(STACK, j) & ~bit);
-  const k = (d - 1) * 3 + b;
-  setAt(STACK, k, (at(STACK, k) & ~(511 << ((pos / 9) * 9))) | bit);
+function loadLevel0(cells: usize): bool {
+  let given0 = 0;
+  let given1 = 0;
+  let given2 = 0;
+  for (let b = 0; b < 3; b++) {
+    let given = 0;
+    const row = cells + <usize>(b * 27);
+    for (let pos = 0; pos < 27; pos++) if (load<u8>(row + <usize>pos)) given |= 1 << pos;
+    const keep = ALL & ~given;
+    for (let j = b; j < 27; j += 3) setAt(STACK, j, keep);
+    setAt(STACK, U_OFF + b, keep);
+    if (b === 0) given0 = given;
+    else if (b === 1) given1 = given;
+    else given2 = given;
+  }
+  for (let i = 0; i < 81; i++) {
+    const d = <i32>load<u8>(cells + <usize>i);
+    if (!d) continue;
+    const b = i / 27;
+    const pos = i - b * 27;
+    const k = (d - 1) * 3 + b;
+    const row = 511 << ((pos / 9) * 9);
+    const x = at(STACK, k);
+    // The row keeps no other given cell of any digit, so a given cell left in it is this digit's.
+    if (x & row & (b === 0 ? given0 : b === 1 ? given1 : given2)) return false;
+    setAt(STACK, k, (x & ~row) | (1 << pos));
+  }
+  return true;
 }
 
 /** Where the caller writes a board of 81 cells (bytes, 0 = empty) for searchCells. */
@@ -466,45 +481,27 @@ export function guesses(): i32 {
 
 /** Count the solutions (up to max) of the cells at cellsIn(); the first one goes to cellsOut(). -1: gave up. */
 export function searchCells(max: i32, maxGuesses: i32): i32 {
-  clearLevel0();
-  for (let i = 0; i < 81; i++) {
-    const d = <i32>load<u8>(CELLS_IN + <usize>i);
-    if (d) placeGiven(i, d);
+  if (!loadLevel0(CELLS_IN)) {
+    totalGuesses = 0;
+    return 0;
   }
   return run(max, maxGuesses);
 }
 
 /**
- * searchCells for 81 characters of 1-9, '.' and '0' at textIn(): the givens go to cellsOut() and
- * straight into level 0 (per band, the given cells leave every digit at once: 27 writes instead
- * of 9 per given). Returns -2, having searched nothing, on any other character.
+ * searchCells for 81 characters of 1-9, '.' and '0' at textIn(): the givens go to cellsOut(),
+ * then into level 0. Returns -2, having searched nothing, on any other character.
  */
 export function searchText(max: i32, maxGuesses: i32): i32 {
-  for (let b = 0; b < 3; b++) {
-    let given = 0;
-    for (let pos = 0; pos < 27; pos++) {
-      const i = b * 27 + pos;
-      const d = <i32>load<u16>(TEXT_IN + ((<usize>i) << 1)) - 48;
-      if (d > 0 && d <= 9) {
-        store<u8>(CELLS_OUT + <usize>i, <u8>d);
-        given |= 1 << pos;
-      } else if (d === 0 || d === -2) {
-        store<u8>(CELLS_OUT + <usize>i, 0);
-      } else {
-        return -2;
-      }
-    }
-    const keep = ALL & ~given;
-    for (let j = b; j < 27; j += 3) setAt(STACK, j, keep);
-    setAt(STACK, U_OFF + b, ALL);
-  }
   for (let i = 0; i < 81; i++) {
-    const d = <i32>load<u8>(CELLS_OUT + <usize>i);
-    if (!d) continue;
-    const b = i / 27;
-    const pos = i - b * 27;
-    const k = (d - 1) * 3 + b;
-    setAt(STACK, k, (at(STACK, k) & ~(511 << ((pos / 9) * 9))) | (1 << pos));
+    const d = <i32>load<u16>(TEXT_IN + ((<usize>i) << 1)) - 48;
+    if (d > 0 && d <= 9) store<u8>(CELLS_OUT + <usize>i, <u8>d);
+    else if (d === 0 || d === -2) store<u8>(CELLS_OUT + <usize>i, 0);
+    else return -2;
+  }
+  if (!loadLevel0(CELLS_OUT)) {
+    totalGuesses = 0;
+    return 0;
   }
   return run(max, maxGuesses);
 }
