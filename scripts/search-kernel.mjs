@@ -8,8 +8,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import asc from 'assemblyscript/asc';
 
-/** -O3 and no runtime (the kernel allocates nothing); --noAssert drops checks the search never needs. */
-const FLAGS = ['-O3', '--runtime', 'stub', '--noAssert'];
+/**
+ * -O3 and no runtime (the kernel allocates nothing); --noAssert drops checks the search never needs;
+ * SIMD (128-bit, in every Node since 16.4, x86-64 and arm64) for the two vector steps of the search.
+ */
+const FLAGS = ['-O3', '--runtime', 'stub', '--noAssert', '--enable', 'simd'];
 
 const SOURCE = 'functions/sudoku/assembly/search.ts';
 export const SEARCH_KERNEL_MODULE = 'functions/sudoku/search-kernel.generated.ts';
