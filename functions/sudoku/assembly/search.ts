@@ -163,12 +163,18 @@ function clearCells(p: usize, cells: i32): i32 {
 
 /** Whether each digit still has a place in each column (its 3 bands folded onto one row cover all 9). */
 function everyColumnHasEveryDigit(s: usize): bool {
-  let all = 511;
-  for (let p = s; p < s + 36; p += 4) {
-    const S = load<i32>(p) | load<i32>(p, 36) | load<i32>(p, 72);
-    all &= S | (S >>> 9) | (S >>> 18);
-  }
-  return (all & 511) === 511;
+  const d0 = v128.or(v128.or(v128.load(s), v128.load(s, 36)), v128.load(s, 72));
+  const d4 = v128.or(v128.or(v128.load(s, 16), v128.load(s, 52)), v128.load(s, 88));
+  const d8 = load<i32>(s, 32) | load<i32>(s, 68) | load<i32>(s, 104);
+  let all = v128.and(foldRows(d0), foldRows(d4));
+  all = v128.and(all, v128.shuffle<i32>(all, all, 2, 3, 0, 1));
+  all = v128.and(all, v128.shuffle<i32>(all, all, 1, 0, 3, 2));
+  return (i32x4.extract_lane(all, 0) & (d8 | (d8 >>> 9) | (d8 >>> 18)) & 511) === 511;
+}
+
+/** Each lane's three band rows ORed onto its first row. */
+function foldRows(x: v128): v128 {
+  return v128.or(v128.or(x, i32x4.shr_u(x, 9)), i32x4.shr_u(x, 18));
 }
 
 /** Propagate from the digit-bands in `dirty` to a fixpoint; false on contradiction. */
@@ -208,17 +214,35 @@ function propagate(s: usize, dirty: i32): bool {
 
     for (let b = 0; b < 3; b++) {
       const U = at(s, U_OFF + b);
-      let one = 0;
-      let two = 0;
-      let three = 0;
-      let four = 0;
-      for (let j = b * 9; j < b * 9 + 9; j++) {
-        const x = at(s, j);
-        four |= three & x;
-        three |= two & x;
-        two |= one & x;
-        one |= x;
-      }
+      // Bit-sliced counting (at least 1, 2, 3, 4 candidates) of the band's 9 digits: per lane over
+      // digits d, d+4 (and 8 in lane 0), then lanes 2-3 onto 0-1, then lane 1 onto 0.
+      const p = s + <usize>(b * 36);
+      const v0 = v128.load(p);
+      const v1 = v128.load(p, 16);
+      const x8 = i32x4.replace_lane(i32x4.splat(0), 0, load<i32>(p, 32));
+      let a1 = v128.or(v0, v1);
+      let a2 = v128.and(v0, v1);
+      const a3 = v128.and(a2, x8);
+      a2 = v128.or(a2, v128.and(a1, x8));
+      a1 = v128.or(a1, x8);
+      let b1 = v128.shuffle<i32>(a1, a1, 2, 3, 0, 1);
+      let b2 = v128.shuffle<i32>(a2, a2, 2, 3, 0, 1);
+      let b3 = v128.shuffle<i32>(a3, a3, 2, 3, 0, 1);
+      const c1 = v128.or(a1, b1);
+      const c2 = v128.or(v128.or(a2, b2), v128.and(a1, b1));
+      const c3 = v128.or(v128.or(a3, b3), v128.or(v128.and(a2, b1), v128.and(a1, b2)));
+      const c4 = v128.or(v128.or(v128.and(a3, b1), v128.and(a2, b2)), v128.and(a1, b3));
+      b1 = v128.shuffle<i32>(c1, c1, 1, 0, 3, 2);
+      b2 = v128.shuffle<i32>(c2, c2, 1, 0, 3, 2);
+      b3 = v128.shuffle<i32>(c3, c3, 1, 0, 3, 2);
+      const b4 = v128.shuffle<i32>(c4, c4, 1, 0, 3, 2);
+      const one = i32x4.extract_lane(v128.or(c1, b1), 0);
+      const two = i32x4.extract_lane(v128.or(v128.or(c2, b2), v128.and(c1, b1)), 0);
+      const three = i32x4.extract_lane(v128.or(v128.or(c3, b3), v128.or(v128.and(c2, b1), v128.and(c1, b2))), 0);
+      const four = i32x4.extract_lane(
+        v128.or(v128.or(v128.or(c4, b4), v128.and(c3, b1)), v128.or(v128.and(c2, b2), v128.and(c1, b3))),
+        0,
+      );
       setAt(BI, b, U & two & ~three);
       setAt(TRI, b, U & three & ~four);
       if (U & ~one) return false;
