@@ -2,7 +2,7 @@
 // scripts/build.mjs (solver.ts loads it). What was tried, with the figures, is in docs/solver.md.
 //
 // WHY WEBASSEMBLY. The same search in TypeScript (bench/search-typescript.ts, tuned as far as it
-// went) runs 1.13-1.32x slower under V8 (Node 24, CPU time, the shared puzzle sets; `npm run
+// went) runs 1.3-1.9x slower under V8 (Node 24, the shared puzzle sets, counting to two; `npm run
 // bench` re-measures it): in WebAssembly every value is a plain 32-bit integer in a register, the
 // state is raw memory (no typed-array bounds checks, no tagging, no deoptimisation), and
 // ctz/popcnt are single instructions. One use of 128-bit SIMD (clearCells, copyLevel): the
@@ -38,7 +38,8 @@
 //     one candidate left (placed as in 2) and cells with none (contradiction); a digit missing
 //     from a whole column is a contradiction too.
 // Why these and no more: hidden singles in columns, column-to-box claiming and triads each cut
-// guesses but cost more per node than they saved (-8% to -25% puzzles/s on the hard sets).
+// guesses but cost more per node than they saved (-8% to -25% puzzles/s on the hard sets; hidden
+// singles in columns again in SIMD, 8-18% fewer guesses: 0.96-1.10x, not kept).
 // Eliminations (placements included) are written unconditionally and marked dirty branch-free:
 // mispredicted branches were the largest single cost (+25-35% once removed). For the same reason
 // the text is parsed, the givens loaded and the solution written without a branch per cell.
