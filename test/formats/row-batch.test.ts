@@ -36,6 +36,8 @@ const TXT_ROWS: (string | Buffer)[] = [
   DUPLICATE,
   NO_SOLUTION,
   `${EASY.slice(0, 40)}x${EASY.slice(41)}`,
+  Buffer.concat([Buffer.from(EASY.slice(0, 40)), Buffer.from([0xb9]), Buffer.from(EASY.slice(41))]),
+  `${EASY.slice(0, 80)}\r`,
   EASY.slice(0, 80),
   `  ${EASY.slice(0, 27)} | ${EASY.slice(27)}  `,
   '',
