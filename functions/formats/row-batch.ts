@@ -20,6 +20,8 @@ export interface RowBatch {
   firstLine: number;
   /** The lines, each ended by `\n` except possibly the last line of the file. */
   bytes: Uint8Array;
+  /** How many lines `bytes` holds (counted once, by the cutter). */
+  lines: number;
   /** Lines (0-based within the batch) too long to be rows; their bytes were dropped and they stand empty here. */
   overlong: number[];
   /** Longest line answered as a row (MAX_LINE_CHARS unless a test says otherwise). */

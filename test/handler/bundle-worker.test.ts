@@ -28,7 +28,7 @@ worker.on('message', (reply) => {
   process.stdout.write(JSON.stringify({ ok: reply.ok, text: Buffer.from(reply.answer.text).toString(), counts: reply.answer.counts, failures: reply.answer.failures }));
   worker.terminate();
 });
-worker.postMessage({ format: 'txt', firstLine: 10, bytes: new TextEncoder().encode(process.argv[2]), overlong: [], maxLineChars: 1 << 20 });
+worker.postMessage({ format: 'txt', firstLine: 10, bytes: new TextEncoder().encode(process.argv[2]), lines: 2, overlong: [], maxLineChars: 1 << 20 });
 `;
 
 describe.each(['handler', 'cli'] as const)('the %s bundle', (name) => {

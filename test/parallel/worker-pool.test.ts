@@ -90,7 +90,7 @@ describe('a process with a worker pool', () => {
       "const { batchSolverFor } = await import('./functions/parallel/index.ts');",
       'const solver = batchSolverFor(3);',
       `const bytes = new TextEncoder().encode(${JSON.stringify(`${EASY}\n`)});`,
-      "const answer = await solver.solve({ format: 'txt', firstLine: 1, bytes, overlong: [], maxLineChars: 100 });",
+      "const answer = await solver.solve({ format: 'txt', firstLine: 1, bytes, lines: 1, overlong: [], maxLineChars: 100 });",
       'console.log(answer.counts.solved);',
     ].join('\n');
     const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
