@@ -32,7 +32,7 @@ const ROWS = 1_000_000;
 interface CliRun {
   seconds: number;
   maxRssKb: number;
-  /** How busy the main thread was (reading, cutting batches, writing, and solving with one thread): its event-loop utilization. */
+  /** How busy the main thread was (reading, cutting batches, writing, and solving its share of the batches): its event-loop utilization. */
   mainBusy: number;
   /** CPU time of the whole process, every thread. */
   cpuSeconds: number;

@@ -1,6 +1,6 @@
 import { answerBatch } from './row-batch.js';
 import type { BatchAnswer, BatchFormat, RowBatch } from './row-batch.js';
-import { countLines, cutRowBatches } from './row-batches.js';
+import { cutRowBatches } from './row-batches.js';
 import type { CutOptions } from './row-batches.js';
 import type { FileTally } from './tally.js';
 import type { FileFormat } from './types.js';
@@ -49,7 +49,7 @@ export async function* solveRowBatches(
     const answer = solver.solve(batch);
     // Awaited in order below; until then a failure must not count as unhandled.
     answer.catch(() => undefined);
-    const lines = countLines(batch.bytes);
+    const { lines } = batch;
     inFlight.push({ answer, lines });
     // Read now, answered later: a report of a file that breaks meanwhile still says how far reading got.
     tally.readAhead(lines);

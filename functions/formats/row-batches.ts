@@ -7,7 +7,7 @@ export const DEFAULT_BATCH_BYTES = 256 * 1024;
 const NEWLINE = 10;
 
 /** Lines ended in `bytes` (a batch's last line may be unended: the file's last line). */
-export function countLines(bytes: Uint8Array): number {
+function countLines(bytes: Uint8Array): number {
   let n = 0;
   for (let i = bytes.indexOf(NEWLINE); i >= 0; i = bytes.indexOf(NEWLINE, i + 1)) n++;
   return n;
@@ -71,7 +71,7 @@ export async function* cutRowBatches(
       bytes.set(piece, at);
       at += piece.length;
     }
-    const batch: RowBatch = { format, firstLine, bytes, overlong, maxLineChars };
+    const batch: RowBatch = { format, firstLine, bytes, lines: doneLines, overlong, maxLineChars };
     firstLine += doneLines;
     done = [];
     doneBytes = 0;
@@ -111,11 +111,17 @@ export async function* cutRowBatches(
     }
     endLine(chunk.subarray(0, firstEnd + 1));
     const lastEnd = chunk.lastIndexOf(NEWLINE);
-    if (lastEnd > firstEnd) {
-      const lines = chunk.subarray(firstEnd + 1, lastEnd + 1);
+    // A chunk larger than a batch (a large read buffer) is cut into batches of about batchBytes,
+    // so the batch size, not the reader's, sets the unit of work and what is in flight.
+    for (let from = firstEnd + 1; from <= lastEnd; ) {
+      if (doneBytes >= batchBytes) yield take();
+      const wanted = from + (batchBytes - doneBytes) - 1;
+      const to = wanted >= lastEnd ? lastEnd : chunk.indexOf(NEWLINE, wanted);
+      const lines = chunk.subarray(from, to + 1);
       done.push(lines);
       doneBytes += lines.length;
       doneLines += countLines(lines);
+      from = to + 1;
     }
     const rest = chunk.subarray(lastEnd + 1);
     if (rest.length > maxPartialBytes) dropping = true;

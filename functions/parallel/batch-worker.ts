@@ -1,12 +1,13 @@
 // Entry of a solver thread (bundled as batch-worker.mjs next to each bundle's index.mjs): answers
 // batches of rows, one message each, in the order they come. Pure Node: no AWS, no logger.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { answerBatch } from '../formats/index.js';
 import type { RowBatch } from '../formats/index.js';
-import type { WorkerReply } from './worker-pool.js';
+import type { WorkerData, WorkerReply } from './worker-pool.js';
 
 const port = parentPort;
 if (!port) throw new Error('batch-worker runs as a worker thread, started by the worker pool');
+const replies = (workerData as WorkerData | null)?.replies ?? port;
 
 port.on('message', (batch: RowBatch) => {
   let reply: WorkerReply;
@@ -18,5 +19,5 @@ port.on('message', (batch: RowBatch) => {
   }
   const text = reply.ok ? reply.answer.text : undefined;
   const whole = text && text.byteOffset === 0 && text.byteLength === text.buffer.byteLength;
-  port.postMessage(reply, whole ? [text.buffer as ArrayBuffer] : []);
+  replies.postMessage(reply, whole ? [text.buffer as ArrayBuffer] : []);
 });

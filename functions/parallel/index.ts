@@ -4,7 +4,7 @@ import type { BatchSolver } from '../formats/index.js';
 import { defaultWorkerScript, WorkerPool } from './worker-pool.js';
 
 export { WorkerPool, defaultWorkerScript, threadExecArgv } from './worker-pool.js';
-export type { WorkerPoolOptions, WorkerScript } from './worker-pool.js';
+export type { WorkerData, WorkerPoolOptions, WorkerScript } from './worker-pool.js';
 export { MAX_SOLVER_THREADS, parseThreadCount, SOLVER_THREADS_ENV, solverThreads } from './threads.js';
 export type { ThreadCountResult } from './threads.js';
 
@@ -12,7 +12,8 @@ const pools = new Map<number, WorkerPool>();
 
 /**
  * Where a file's rows are answered with `threads` threads: in this thread for one, else on a pool
- * of that many worker threads, started once per process and shared by every file (a warm Lambda
+ * of `threads - 1` worker threads with this thread as the last solver (it reads and writes too,
+ * which costs too little to earn a core of its own), started once per process and shared by every file (a warm Lambda
  * or a batch of files reuses it; idle, it does not keep the process alive). Code bundled without
  * batch-worker.mjs beside it (a test's ad hoc bundle) solves in this thread; both shipped bundles
  * have it, and their tests start it.
@@ -23,7 +24,7 @@ export function batchSolverFor(threads: number): BatchSolver {
   if (!pool || pool.size === 0) {
     const script = defaultWorkerScript();
     if (!script) return IN_THREAD_SOLVER;
-    pool = new WorkerPool({ threads, script });
+    pool = new WorkerPool({ workers: threads - 1, script, solveHere: true });
     pools.set(threads, pool);
   }
   return pool;

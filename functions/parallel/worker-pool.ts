@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import { answerBatch, IN_THREAD_SOLVER } from '../formats/index.js';
 import type { BatchAnswer, BatchSolver, RowBatch } from '../formats/index.js';
 
@@ -11,6 +12,9 @@ export type WorkerReply = { ok: true; answer: BatchAnswer } | { ok: false; messa
 
 /** Batches queued on each thread: one being answered and one waiting, so a thread never idles between two. */
 const BATCHES_PER_THREAD = 2;
+
+/** Batches in flight beyond the workers' when this thread solves too (see the constructor). */
+const SOLVED_HERE_AHEAD = 8;
 
 export interface WorkerScript {
   url: URL;
@@ -37,11 +41,11 @@ export function defaultWorkerScript(): WorkerScript | undefined {
  * A worker for a TypeScript entry. `execArgv: ['--import', 'tsx']` does not reach a worker's own
  * entry on Node 20, so a small ESM stub imports the entry through tsx's API (resolved from here).
  */
-function typescriptWorker(url: URL): Worker {
+function typescriptWorker(url: URL, options: WorkerOptions): Worker {
   const tsxPackage = createRequire(import.meta.url).resolve('tsx/package.json');
   const tsxApi = pathToFileURL(path.join(path.dirname(tsxPackage), 'dist', 'esm', 'api', 'index.mjs')).href;
   const stub = `import(${JSON.stringify(tsxApi)}).then((tsx) => tsx.tsImport(${JSON.stringify(url.href)}, ${JSON.stringify(url.href)}));`;
-  return new Worker(stub, { eval: true, execArgv: threadExecArgv() });
+  return new Worker(stub, { ...options, eval: true });
 }
 
 /** Node options a thread takes over from its process; each with its value (`--import tsx` or `--import=tsx`). */
@@ -78,29 +82,60 @@ interface Task {
 
 interface Thread {
   worker: Worker;
+  /** Where the thread's answers come (see start()). */
+  replies: MessagePort;
   /** Tasks handed to this thread, answered in this order. */
   tasks: Task[];
 }
 
+/** What a solver thread is started with. */
+export interface WorkerData {
+  /** The port to answer on; a thread without one (an older script) answers on parentPort. */
+  replies?: MessagePort;
+}
+
+type WorkerOptions = ConstructorParameters<typeof Worker>[1];
+
 export interface WorkerPoolOptions {
-  threads: number;
+  /** Worker threads to start. */
+  workers: number;
   script: WorkerScript;
+  /**
+   * This thread answers batches too, as one more solver, whenever every worker already has its
+   * fill: with N CPUs, N-1 workers and this thread keep N cores busy without a third thread
+   * (reading, cutting, writing) competing with two solvers for two cores.
+   */
+  solveHere?: boolean;
 }
 
 /**
  * Solver threads behind the BatchSolver interface. Each batch goes to the least busy thread; a
- * thread answers its batches in order. Idle threads do not keep the process alive. A thread that
- * dies (crash, out of memory) is dropped and its batches are answered in this thread instead, so
- * no row is lost and nothing waits forever; if every thread is gone, batches run in this thread.
+ * thread answers its batches in order. With `solveHere`, a batch arriving while every thread has
+ * its fill is answered in this thread on the spot (workers are served first, so they never wait
+ * for this thread's answer to get their next batch). Idle threads do not keep the process alive.
+ * A thread that dies (crash, out of memory) is dropped and its batches are answered in this thread
+ * instead, so no row is lost and nothing waits forever; if every thread is gone, batches run in
+ * this thread.
  */
 export class WorkerPool implements BatchSolver {
   readonly capacity: number;
   private readonly threads: Thread[] = [];
+  private readonly solveHere: boolean;
   private closed = false;
+  private here = 0;
 
   constructor(options: WorkerPoolOptions) {
-    for (let i = 0; i < options.threads; i++) this.threads.push(this.start(options.script));
-    this.capacity = options.threads * BATCHES_PER_THREAD;
+    for (let i = 0; i < options.workers; i++) this.threads.push(this.start(options.script));
+    this.solveHere = options.solveHere === true;
+    // Solving here, the batches answered here wait in line with the workers' for their turn to be
+    // written; a few more in flight let this thread keep solving while a worker starts up (tens
+    // of milliseconds) instead of waiting on its first answer. 256 KiB each: memory stays flat.
+    this.capacity = options.workers * BATCHES_PER_THREAD + (this.solveHere ? SOLVED_HERE_AHEAD : 0);
+  }
+
+  /** Batches answered in this thread: by choice (`solveHere`), or for a thread that was lost. */
+  get answeredHere(): number {
+    return this.here;
   }
 
   /** Threads still running. */
@@ -108,33 +143,57 @@ export class WorkerPool implements BatchSolver {
     return this.threads.length;
   }
 
+  /**
+   * A thread answers on a port of its own rather than on the worker's: this thread, busy solving
+   * or cutting, can then take the answers in at once (receiveMessageOnPort) instead of when its
+   * event loop next turns, so it sees which threads are short of work before handing out a batch.
+   */
   private start(script: WorkerScript): Thread {
-    const worker = script.typescript
-      ? typescriptWorker(script.url)
-      : new Worker(script.url, { execArgv: threadExecArgv() });
-    const thread: Thread = { worker, tasks: [] };
-    worker.on('message', (reply: WorkerReply) => {
-      const task = thread.tasks.shift();
-      if (thread.tasks.length === 0) worker.unref();
-      if (!task) return;
-      if (reply.ok) task.resolve(reply.answer);
-      else
-        task.reject(
-          new Error(`A solver thread failed on the batch from line ${task.batch.firstLine}: ${reply.message}`),
-        );
-    });
+    const { port1: replies, port2 } = new MessageChannel();
+    const options: WorkerOptions = {
+      execArgv: threadExecArgv(),
+      workerData: { replies: port2 } satisfies WorkerData,
+      transferList: [port2],
+    };
+    const worker = script.typescript ? typescriptWorker(script.url, options) : new Worker(script.url, options);
+    const thread: Thread = { worker, replies, tasks: [] };
+    replies.on('message', (reply: WorkerReply) => this.answered(thread, reply));
     worker.on('error', (error) => this.lose(thread, error));
     worker.on('exit', (code) => this.lose(thread, code));
-    // After the listeners: adding a 'message' listener refs the thread again.
-    worker.unref();
+    // After the listeners: adding a 'message' listener refs the port again.
+    this.idle(thread);
     return thread;
   }
 
-  /** A thread is gone: its batches are answered here, in order, and it gets no more. */
+  /** Idle threads do not keep the process alive; busy ones do, until their answers are in. */
+  private idle(thread: Thread): void {
+    thread.worker.unref();
+    thread.replies.unref();
+  }
+
+  private answered(thread: Thread, reply: WorkerReply): void {
+    const task = thread.tasks.shift();
+    if (thread.tasks.length === 0) this.idle(thread);
+    if (!task) return;
+    if (reply.ok) task.resolve(reply.answer);
+    else
+      task.reject(new Error(`A solver thread failed on the batch from line ${task.batch.firstLine}: ${reply.message}`));
+  }
+
+  /** Answers already sent by `thread`, taken in now. */
+  private takeAnswers(thread: Thread): void {
+    for (let got = receiveMessageOnPort(thread.replies); got; got = receiveMessageOnPort(thread.replies)) {
+      this.answered(thread, got.message as WorkerReply);
+    }
+  }
+
+  /** A thread is gone: what it answered is kept, the rest is answered here, in order, and it gets no more. */
   private lose(thread: Thread, reason: unknown): void {
     const at = this.threads.indexOf(thread);
     if (at < 0) return;
     this.threads.splice(at, 1);
+    this.takeAnswers(thread);
+    thread.replies.close();
     if (!this.closed) {
       // Said out loud (stderr, the function's log): the file is still answered whole, but slower.
       const why = reason instanceof Error ? reason.message : `exit code ${String(reason)}`;
@@ -147,6 +206,7 @@ export class WorkerPool implements BatchSolver {
   }
 
   private answerHere(task: Task): void {
+    this.here++;
     try {
       task.resolve(answerBatch(task.batch));
     } catch (error) {
@@ -156,17 +216,26 @@ export class WorkerPool implements BatchSolver {
 
   solve(batch: RowBatch): Promise<BatchAnswer> {
     if (this.closed) return Promise.reject(new Error('The worker pool is closed'));
-    if (this.threads.length === 0) return IN_THREAD_SOLVER.solve(batch);
+    if (this.threads.length === 0) return this.solveNow(batch);
     let thread = this.threads[0]!;
-    for (const t of this.threads) if (t.tasks.length < thread.tasks.length) thread = t;
+    for (const t of this.threads) {
+      this.takeAnswers(t);
+      if (t.tasks.length < thread.tasks.length) thread = t;
+    }
+    if (this.solveHere && thread.tasks.length >= BATCHES_PER_THREAD) return this.solveNow(batch);
     return new Promise<BatchAnswer>((resolve, reject) => {
       const task: Task = { batch, resolve, reject };
       thread.tasks.push(task);
-      // Busy threads keep the process alive until their answers are in.
       thread.worker.ref();
+      thread.replies.ref();
       // Copied, not transferred: the batch is kept here until answered, to answer it here if the thread dies.
       thread.worker.postMessage(batch);
     });
+  }
+
+  private solveNow(batch: RowBatch): Promise<BatchAnswer> {
+    this.here++;
+    return IN_THREAD_SOLVER.solve(batch);
   }
 
   /** Stops every thread; batches still out are answered here. */

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { FileTally } from '../../functions/formats/index.js';
 import type { BatchFormat } from '../../functions/formats/index.js';
 import { createJsonlCodec } from '../../functions/formats/jsonl-codec.js';
+import { cutRowBatches } from '../../functions/formats/row-batches.js';
 import { solveLines } from '../../functions/formats/line-codec.js';
 import { decodeUtf8, splitLines } from '../../functions/formats/line-splitting.js';
 import { createTxtCodec } from '../../functions/formats/txt-codec.js';
@@ -36,6 +37,8 @@ const TXT_ROWS: (string | Buffer)[] = [
   DUPLICATE,
   NO_SOLUTION,
   `${EASY.slice(0, 40)}x${EASY.slice(41)}`,
+  Buffer.concat([Buffer.from(EASY.slice(0, 40)), Buffer.from([0xb9]), Buffer.from(EASY.slice(41))]),
+  `${EASY.slice(0, 80)}\r`,
   EASY.slice(0, 80),
   `  ${EASY.slice(0, 27)} | ${EASY.slice(27)}  `,
   '',
@@ -101,6 +104,36 @@ describe('rows answered in batches (the file path of .txt and .jsonl)', () => {
       );
     },
   );
+
+  it('cuts a read larger than a batch into batches of about the batch size, each knowing its lines (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fileArbitrary(TXT_ROWS), async ({ picks, crlf, finalNewline, chunkSize, batchBytes }) => {
+        const bytes = fileOf(
+          picks.map((i) => TXT_ROWS[i]!),
+          crlf,
+          false,
+          finalNewline,
+        );
+        const reads = Readable.from(chunked(bytes, chunkSize * 10));
+        const batches = [];
+        for await (const batch of cutRowBatches(reads, 'txt', { batchBytes, maxLineChars: MAX_LINE }))
+          batches.push(batch);
+        let firstLine = 1;
+        for (const batch of batches) {
+          const text = Buffer.from(batch.bytes).toString('latin1');
+          expect(batch.firstLine).toBe(firstLine);
+          expect(batch.lines).toBe(text.split('\n').length - (text.endsWith('\n') ? 1 : 0));
+          // Whole lines, and no more than one line past the batch size (lines here are at most 4 x MAX_LINE bytes).
+          expect(batch.bytes.length).toBeLessThan(batchBytes + 4 * MAX_LINE + 2);
+          firstLine += batch.lines;
+        }
+        const ends = bytes.toString('latin1').split('\n').length - 1;
+        const lines = ends + (bytes.length > 0 && bytes.at(-1) !== 0x0a ? 1 : 0);
+        expect(firstLine - 1).toBe(lines);
+      }),
+      { numRuns: 150 },
+    );
+  });
 
   it('numbers lines across batches: the failures name the line they are on', async () => {
     const rows = [EASY, DUPLICATE, '', EASY, 'nope', HARD, NO_SOLUTION];

@@ -28,9 +28,9 @@ afterAll(async () => {
   await Promise.all(pools.map((p) => p.close()));
 });
 
-function pool(threads: number, script = defaultWorkerScript()): WorkerPool {
+function pool(workers: number, script = defaultWorkerScript(), solveHere = false): WorkerPool {
   if (!script) throw new Error('no batch-worker script found');
-  const created = new WorkerPool({ threads, script });
+  const created = new WorkerPool({ workers, script, solveHere });
   pools.push(created);
   return created;
 }
@@ -84,13 +84,50 @@ describe('the worker pool', () => {
   });
 });
 
+describe('the worker pool with the calling thread as one more solver', () => {
+  it('answers in input order whichever thread solved each batch, serving its threads first', async () => {
+    const bytes = mixedFile();
+    const alone = await batched(bytes, 'txt', CUT);
+    const both = pool(1, defaultWorkerScript(), true);
+    expect(await batched(bytes, 'txt', { ...CUT, solver: both })).toEqual(alone);
+    // The thread was handed some batches (the first two at least) and this thread answered others.
+    const batches = Math.ceil(bytes.length / CUT.batchBytes);
+    expect(both.answeredHere).toBeGreaterThan(0);
+    expect(both.answeredHere).toBeLessThanOrEqual(batches - 2);
+    // Its threads' fill plus a few answered here: what bounds memory.
+    expect(both.capacity).toBeGreaterThan(2);
+    expect(both.capacity).toBeLessThanOrEqual(16);
+  });
+
+  it('keeps the order when its thread is slower than the calling thread, which then answers most batches', async () => {
+    const bytes = mixedFile();
+    const slow = pool(1, { url: new URL('./fixtures/slow-worker.ts', import.meta.url), typescript: true }, true);
+    const got = await batched(bytes, 'txt', { ...CUT, solver: slow });
+    expect(got).toEqual(await batched(bytes, 'txt', CUT));
+    expect(slow.answeredHere).toBeGreaterThan(0);
+    expect(slow.size).toBe(1);
+  });
+
+  it('loses no row when its thread dies: the batches it held are answered here, in order', async () => {
+    const bytes = mixedFile();
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    const dying = pool(1, { url: new URL('./fixtures/dying-worker.mjs', import.meta.url) }, true);
+    const got = await batched(bytes, 'txt', { ...CUT, solver: dying }).finally(() => process.off('warning', onWarning));
+    expect(warnings.map((w) => (w as Error & { code?: string }).code)).toEqual(['SUDOKU_SOLVER_THREAD_LOST']);
+    expect(got).toEqual(await batched(bytes, 'txt', CUT));
+    expect(dying.size).toBe(0);
+  });
+});
+
 describe('a process with a worker pool', () => {
   it('exits when its work is done, threads that never got a batch included', () => {
     const script = [
       "const { batchSolverFor } = await import('./functions/parallel/index.ts');",
       'const solver = batchSolverFor(3);',
       `const bytes = new TextEncoder().encode(${JSON.stringify(`${EASY}\n`)});`,
-      "const answer = await solver.solve({ format: 'txt', firstLine: 1, bytes, overlong: [], maxLineChars: 100 });",
+      "const answer = await solver.solve({ format: 'txt', firstLine: 1, bytes, lines: 1, overlong: [], maxLineChars: 100 });",
       'console.log(answer.counts.solved);',
     ].join('\n');
     const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
