@@ -67,7 +67,7 @@ answer per input line, in order: the 81-digit solution, or for a line that canno
 line starting with 'error:'. Each unsolved line is also named on stderr with its line number
 and the reason. Blank lines stay blank; CRLF line ends and a UTF-8 byte-order mark are accepted.
 Runs in flat memory, whatever the number of lines, and on every CPU it may use (.txt and
-.jsonl rows are solved on worker threads; output order is kept).
+.jsonl rows: with N CPUs, N-1 worker threads and the main thread; output order is kept).
 
 The format comes from the file name: .txt (one puzzle a line; also any other name), .csv (a
 header row with a 'puzzle' or 'quizzes' column; the solution, status and error columns are
