@@ -5,8 +5,9 @@
 // went) runs 1.3-1.9x slower under V8 (Node 24, the shared puzzle sets, counting to two; `npm run
 // bench` re-measures it): in WebAssembly every value is a plain 32-bit integer in a register, the
 // state is raw memory (no typed-array bounds checks, no tagging, no deoptimisation), and
-// ctz/popcnt are single instructions. One use of 128-bit SIMD (clearCells, copyLevel): the
-// baseline WebAssembly SIMD that V8 maps to SSE on x86-64 and to NEON on arm64.
+// ctz/popcnt are single instructions. 128-bit SIMD where a band's 9 digits are worked on at once
+// (clearCells, the naked-single count, the column check, copyLevel): the baseline WebAssembly
+// SIMD, which V8 maps to SSE on x86-64 and to NEON on arm64 (the same answers there: tested).
 //
 // REPRESENTATION. For each band b (0-2: rows 0-2, 3-5, 6-8) and digit d (0-8) one 27-bit integer
 // F[b*9+d] holds the cells of that band where d is still possible. Band-major, so a band's 9 digits
@@ -47,9 +48,10 @@
 // SEARCH: branch on a cell with the fewest candidates (two, almost always), and among those on
 // the one with the most unsolved peers in its row, column and box (the "degree" rule: half the
 // guesses of the first two-candidate cell on the hardest sets; the last propagation pass leaves
-// the two- and three-candidate cells in BI and TRI, so choosing costs no second count); depth first; every alternative
-// but the last runs on a copy, the last continues in place. An attempt that runs past its guess
-// budget restarts with the other rule (a digit's two places in a row): see run().
+// the two- and three-candidate cells in BI and TRI, so choosing costs no second count); depth
+// first; every alternative but the last runs on a copy, the last continues in place. An attempt
+// that runs past its guess budget restarts with the other rule (a digit's two places in a row):
+// see run().
 //
 // INTERFACE (solver.ts): the caller writes a board at cellsIn() (81 bytes, 0 = empty) or at
 // textIn() (81 UTF-16 code units), calls searchCells or searchText, and reads cellsOut().
@@ -285,6 +287,7 @@ function recordSolution(s: usize): void {
 /** Copy the search level at `s` to the next one (where a guess is tried); returns its address. */
 function copyLevel(s: usize): usize {
   const next = s + SLOT_BYTES;
+  // Eight vector moves, inline: V8 compiles memory.copy to a call into the runtime.
   for (let k: usize = 0; k < <usize>SLOT_BYTES; k += 16) v128.store(next + k, v128.load(s + k));
   return next;
 }
