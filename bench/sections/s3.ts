@@ -83,7 +83,8 @@ const [bucket, sourceKey] = process.argv.slice(3);
 const client = createS3Client({ endpoint: process.env.S3_ENDPOINT });
 const baselineRssKb = Math.round(process.memoryUsage().rss / 1024);
 const result = await processObject({ client, bucket, sourceKey, ...outputKeysFor(sourceKey, prefixes.incoming), force: true });
-writeSync(3, JSON.stringify({ report: result.report, maxRssKb: process.resourceUsage().maxRSS, baselineRssKb }));
+const cpu = process.cpuUsage();
+writeSync(3, JSON.stringify({ report: result.report, maxRssKb: process.resourceUsage().maxRSS, baselineRssKb, cpuSeconds: (cpu.user + cpu.system) / 1e6 }));
 `;
 
 interface ProcessRun {
@@ -91,9 +92,36 @@ interface ProcessRun {
   maxRssKb: number;
   /** RSS once Node, tsx, the SDK and the solver are loaded, before the file is touched. */
   baselineRssKb: number;
+  /** CPU time of the processing child, every thread, start-up included. */
+  cpuSeconds: number;
+  /** CPU time the local S3 server spent meanwhile (serving the GetObject and the upload). */
+  serverCpuSeconds?: number;
 }
 
-async function processInChild(endpoint: string, bucket: string, key: string, threads?: number): Promise<ProcessRun> {
+/**
+ * CPU seconds a process has used so far (Linux /proc; undefined elsewhere). The local S3 server
+ * runs on the same cores as the pipeline here, unlike S3 in AWS, so its share is shown.
+ */
+function cpuSecondsOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (in parentheses, which may hold spaces): utime and stime are
+    // the 12th and 13th, in clock ticks (100 a second on Linux).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+async function processInChild(
+  server: { endpoint: string; pid: number | undefined },
+  bucket: string,
+  key: string,
+  threads?: number,
+): Promise<ProcessRun> {
+  const serverCpuBefore = cpuSecondsOf(server.pid);
   const child = spawn(
     process.execPath,
     [
@@ -112,7 +140,7 @@ async function processInChild(endpoint: string, bucket: string, key: string, thr
       stdio: ['ignore', 'ignore', 'inherit', 'pipe'],
       env: {
         ...process.env,
-        S3_ENDPOINT: endpoint,
+        S3_ENDPOINT: server.endpoint,
         ...(threads === undefined ? {} : { SOLVER_THREADS: String(threads) }),
         POWERTOOLS_LOG_LEVEL: 'SILENT',
         POWERTOOLS_METRICS_DISABLED: 'true',
@@ -124,7 +152,11 @@ async function processInChild(endpoint: string, bucket: string, key: string, thr
   (child.stdio[3] as NodeJS.ReadableStream).on('data', (c: Buffer) => chunks.push(c));
   const [code] = (await once(child, 'close')) as [number | null];
   if (code !== 0) throw new Error(`the processing child exited with ${code}`);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as ProcessRun;
+  const run = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ProcessRun;
+  const serverCpuAfter = cpuSecondsOf(server.pid);
+  if (serverCpuBefore !== undefined && serverCpuAfter !== undefined)
+    run.serverCpuSeconds = serverCpuAfter - serverCpuBefore;
+  return run;
 }
 
 /** The CLI, file to file, in a process of its own; time from process start to exit, and that process's peak RSS. */
@@ -156,6 +188,8 @@ async function cliRun(input: string, output: string): Promise<{ seconds: number;
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const cpuShares = (run: ProcessRun) =>
+  `${run.cpuSeconds.toFixed(1)} / ${run.serverCpuSeconds === undefined ? 'n/a' : run.serverCpuSeconds.toFixed(1)}`;
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
 
 export async function run(): Promise<void> {
@@ -181,8 +215,8 @@ export async function run(): Promise<void> {
         queueSize: 4,
       }).done();
       // 1M rows on one thread and on two (SOLVER_THREADS, as the stack sets it); 4M on every CPU.
-      const single = n === 1_000_000 ? await processInChild(server.endpoint, 'bench', key, 1) : undefined;
-      const run = await processInChild(server.endpoint, 'bench', key, n === 1_000_000 ? 2 : undefined);
+      const single = n === 1_000_000 ? await processInChild(server, 'bench', key, 1) : undefined;
+      const run = await processInChild(server, 'bench', key, n === 1_000_000 ? 2 : undefined);
       if (run.report.counts.solved !== n) throw new Error(`only ${run.report.counts.solved} of ${n} rows solved`);
       runs.push({ rows: n, bytes: statSync(file).size, run });
       if (n === 1_000_000) {
@@ -193,13 +227,13 @@ export async function run(): Promise<void> {
         console.log(
           `17-clue puzzles (${SET}, ${fmt(set.length)} reshuffled and repeated); every row solved and counted to two solutions.\n`,
         );
-        console.log('| run | rows | puzzles/s | vs bare solver | peak RSS |');
-        console.log('| --- | ---: | ---: | ---: | ---: |');
+        console.log('| run | rows | puzzles/s | vs bare solver | peak RSS | CPU s: pipeline / local S3 server |');
+        console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
         console.log(
-          `| bare solver (solveBoard, same puzzles, in process) | ${fmt(n)} | ${fmt(bare.perSecond)} | 1.00 | |`,
+          `| bare solver (solveBoard, same puzzles, in process) | ${fmt(n)} | ${fmt(bare.perSecond)} | 1.00 | | |`,
         );
         console.log(
-          `| CLI \`sudoku solve FILE -o OUT\` (incl. process start) | ${fmt(n)} | ${fmt(n / cli.seconds)} | ${(n / cli.seconds / bare.perSecond).toFixed(2)} | ${mb(cli.maxRssKb)} |`,
+          `| CLI \`sudoku solve FILE -o OUT\` (incl. process start) | ${fmt(n)} | ${fmt(n / cli.seconds)} | ${(n / cli.seconds / bare.perSecond).toFixed(2)} | ${mb(cli.maxRssKb)} | |`,
         );
       }
       const r = run.report;
@@ -208,15 +242,15 @@ export async function run(): Promise<void> {
         if (single.report.counts.solved !== n)
           throw new Error(`only ${single.report.counts.solved} of ${n} rows solved`);
         console.log(
-          `| S3 end to end, SOLVER_THREADS=1 (${(runs.at(-1)!.bytes / 1e6).toFixed(0)} MB) | ${fmt(n)} | ${fmt(single.report.puzzlesPerSecond)} | ${(single.report.puzzlesPerSecond / bare).toFixed(2)} | ${mb(single.maxRssKb)} |`,
+          `| S3 end to end, SOLVER_THREADS=1 (${(runs.at(-1)!.bytes / 1e6).toFixed(0)} MB) | ${fmt(n)} | ${fmt(single.report.puzzlesPerSecond)} | ${(single.report.puzzlesPerSecond / bare).toFixed(2)} | ${mb(single.maxRssKb)} | ${cpuShares(single)} |`,
         );
         console.log(
-          `| S3 end to end, SOLVER_THREADS=2: ${(r.puzzlesPerSecond / single.report.puzzlesPerSecond).toFixed(2)}x one thread | ${fmt(n)} | ${fmt(r.puzzlesPerSecond)} | ${(r.puzzlesPerSecond / bare).toFixed(2)} | ${mb(run.maxRssKb)} |`,
+          `| S3 end to end, SOLVER_THREADS=2: ${(r.puzzlesPerSecond / single.report.puzzlesPerSecond).toFixed(2)}x one thread | ${fmt(n)} | ${fmt(r.puzzlesPerSecond)} | ${(r.puzzlesPerSecond / bare).toFixed(2)} | ${mb(run.maxRssKb)} | ${cpuShares(run)} |`,
         );
         continue;
       }
       console.log(
-        `| S3 end to end: GetObject -> solve -> multipart Upload -> report (${(runs.at(-1)!.bytes / 1e6).toFixed(0)} MB) | ${fmt(n)} | ${fmt(r.puzzlesPerSecond)} | ${(r.puzzlesPerSecond / bare).toFixed(2)} | ${mb(run.maxRssKb)} |`,
+        `| S3 end to end: GetObject -> solve -> multipart Upload -> report (${(runs.at(-1)!.bytes / 1e6).toFixed(0)} MB) | ${fmt(n)} | ${fmt(r.puzzlesPerSecond)} | ${(r.puzzlesPerSecond / bare).toFixed(2)} | ${mb(run.maxRssKb)} | ${cpuShares(run)} |`,
       );
     }
     const [one, four] = runs;
