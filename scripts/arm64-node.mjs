@@ -1,7 +1,7 @@
 // `npm run setup:arm64`: puts Node.js for arm64 (the Lambda's architecture), at the version
-// package-lock.json pins (checked against its integrity), in node_modules/.arm64/, for test/handler/bundle-arm64.test.ts to run the
-// built bundle under qemu's user-mode emulation. npm itself installs only this machine's
-// node-<platform> package. Needs the network (the npm registry) once; qemu-user and the arm64
+// package-lock.json pins (checked against its integrity), in node_modules/.arm64/, for
+// test/handler/bundle-arm64.test.ts to run the built bundle under qemu's user-mode emulation.
+// npm itself installs only this machine's node-<platform> package. Needs the network (the npm registry) once; qemu-user and the arm64
 // C libraries are Debian packages (.ci/run installs them):
 //   apt-get install qemu-user libc6-arm64-cross libstdc++6-arm64-cross
 import { execFileSync } from 'node:child_process';
