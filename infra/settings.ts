@@ -6,6 +6,8 @@ import type { Node } from 'constructs';
 import { CORS, FUNCTION_TIMEOUT_DEFAULTS, RUN_DEFAULTS } from '../functions/contract/service-layout.js';
 
 export type ApiAuth = 'none' | 'iam';
+/** How uploads under incoming/ reach the files function (see docs/infra.md, "How uploads reach the function"). */
+export type S3EventRoute = 'notification' | 'eventbridge' | 'sqs';
 
 export interface Settings {
   /** API function memory (MB). 1769 MB is exactly one vCPU; one request's solving runs on one thread. */
@@ -58,6 +60,12 @@ export interface Settings {
   readonly batchItemsPerInvocation: number;
   /** Percentage of failed items the batch run tolerates before it fails as a whole. */
   readonly batchToleratedFailurePercent: number;
+  /**
+   * How uploads reach the files function: `notification` (the bucket's S3 event notification),
+   * `eventbridge` (the bucket's EventBridge events and a rule), or `sqs` (notifications into a queue
+   * the function polls). Exactly one route: two would solve each upload twice at once.
+   */
+  readonly s3Events: S3EventRoute;
 }
 
 /**
@@ -90,6 +98,7 @@ export const defaults: Settings = {
   batchMaxConcurrency: RUN_DEFAULTS.maxConcurrency,
   batchItemsPerInvocation: RUN_DEFAULTS.itemsPerInvocation,
   batchToleratedFailurePercent: 5,
+  s3Events: 'notification',
 };
 
 /** Settings that were split in two; naming them now fails the synth rather than being silently ignored. */
@@ -219,6 +228,7 @@ export function readSettings(node: Node): Settings {
       0,
       100,
     ),
+    s3Events: text(node, 's3Events', defaults.s3Events, /^(notification|eventbridge|sqs)$/) as S3EventRoute,
   };
   checkConcurrency(settings);
   return settings;

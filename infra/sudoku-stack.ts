@@ -1,17 +1,15 @@
 // The whole service in one stack, in the order data flows: bucket -> functions -> HTTP API ->
-// S3 notification -> failed-event queue -> batch state machine and schedules -> alarms ->
-// dashboard -> outputs.
-import { type CfnResource, CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+// failed-event queue -> the route uploads take to the files function -> batch state machine and
+// schedules -> alarms -> dashboard -> outputs.
+import { type CfnResource, CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as lambdaDestinations from 'aws-cdk-lib/aws-lambda-destinations';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import * as s3 from 'aws-cdk-lib/aws-s3';
-import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import type { Construct } from 'constructs';
 import { Alarms } from './constructs/alarms.js';
 import { BatchRun, mapStates } from './constructs/batch-run.js';
 import { Dashboard } from './constructs/dashboard.js';
 import { HttpApi } from './constructs/http-api.js';
+import { UploadEvents } from './constructs/upload-events.js';
 import { deadLetterQueue } from './constructs/queues.js';
 import { SolverFunction } from './constructs/solver-function.js';
 import { Storage } from './constructs/storage.js';
@@ -66,21 +64,15 @@ export class SudokuStack extends Stack {
       logRetentionDays: settings.logRetentionDays,
     });
 
-    // S3 notification: every object created under incoming/ (ObjectCreated:* so multipart and
-    // copied uploads trigger too). Outputs go to other prefixes, so the function cannot retrigger.
-    bucket.addEventNotification(s3.EventType.OBJECT_CREATED, new s3n.LambdaDestination(filesFunction), {
-      prefix: prefixes.incoming,
-    });
-    this.configureNotificationsHandler(settings.logRetentionDays);
-
-    // Asynchronous invocations (S3 events) that still fail after retries, or wait too long, land
-    // in an encrypted queue; the scheduled sweep solves their files again anyway.
+    // Upload events that still fail after retries, or wait too long, land in an encrypted queue;
+    // the scheduled sweep solves their files again anyway.
     const failedEvents = deadLetterQueue(this, 'FailedEvents');
-    filesFunction.configureAsyncInvoke({
-      retryAttempts: 2,
-      maxEventAge: Duration.hours(6),
-      onFailure: new lambdaDestinations.SqsDestination(failedEvents),
-    });
+
+    // Uploads under incoming/ reach the files function by exactly one route (settings.s3Events):
+    // ObjectCreated:* so multipart and copied uploads trigger too. Outputs go to other prefixes,
+    // so the function cannot retrigger.
+    new UploadEvents(this, 'Uploads', { bucket, handler: filesFunction, route: settings.s3Events, failedEvents });
+    this.configureNotificationsHandler(settings.logRetentionDays);
 
     // Batch run: a state machine (Distributed Map over batch/, or incoming/ in sweep mode) invoking
     // the files function with batches of keys, started daily by EventBridge Scheduler.
@@ -160,6 +152,23 @@ export class SudokuStack extends Stack {
 
     // Outputs: what a deployer needs to call the API, drop files and watch failures.
     new CfnOutput(this, 'ApiUrl', { value: http.url, description: 'HTTP API base URL (POST solve, GET health)' });
+    for (const [name, fn] of [
+      ['Api', apiFunction],
+      ['Files', filesFunction],
+    ] as const) {
+      new CfnOutput(this, `${name}FunctionName`, {
+        value: fn.functionName,
+        description: `The ${name.toLowerCase()} function`,
+      });
+      new CfnOutput(this, `${name}FunctionArn`, {
+        value: fn.functionArn,
+        description: `The ${name.toLowerCase()} function's ARN`,
+      });
+      new CfnOutput(this, `${name}FunctionLogGroup`, {
+        value: fn.logGroup.logGroupName,
+        description: `The ${name.toLowerCase()} function's log group`,
+      });
+    }
     new CfnOutput(this, 'BucketName', {
       value: bucket.bucketName,
       description: `Upload to ${prefixes.incoming} or ${prefixes.batch}`,

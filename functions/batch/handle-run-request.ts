@@ -1,5 +1,4 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { FUNCTION_PURPOSE_VARIABLE } from '../contract/service-layout.js';
 import { logger } from '../observability/powertools.js';
 import { sharedS3Client } from '../pipeline/s3-client.js';
 import { BatchInputError, BatchRunFailedError } from './errors.js';
@@ -8,6 +7,8 @@ import type { RunRequest, RunSummary } from './types.js';
 
 export interface HandleRunRequestOptions {
   client?: S3Client;
+  /** The state machine's credentials, where the caller has them: the run report is written with them. */
+  runClient?: S3Client;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -27,12 +28,12 @@ export async function handleRunRequest(
     throw new BatchInputError('no bucket: set it in the request or in the BUCKET environment variable', 'bucket');
   const summary = await runBatchJob({
     client: options.client ?? sharedS3Client(),
+    ...(options.runClient ? { runClient: options.runClient } : {}),
     bucket,
     mode: request.mode ?? 'batch',
     ...(request.prefix === undefined ? {} : { prefix: request.prefix }),
-    // Deployed, the run reports' prefix belongs to Step Functions (the function's role may not
-    // write there); the summary returned and logged is the report then.
-    writeReport: env[FUNCTION_PURPOSE_VARIABLE] === undefined,
+    // The run reports' prefix belongs to Step Functions (the function's role may not write
+    // there): without the state machine's client, no run report; the summary is the report.
   });
   const { failures, ...totals } = summary;
   if (summary.files.failed > 0) {

@@ -14,7 +14,14 @@ import type { MapEvent, MapItem, MapItemResult, RunMode, RunSummary } from './ty
 export const MAX_SUMMARY_FAILURES = 100;
 
 export interface RunBatchJobOptions {
+  /** The files function's client: each group of files is processed with it. */
   client: S3Client;
+  /**
+   * The state machine's client (its role lists the prefix and writes the run report). Without
+   * one, the listing goes through `client` and no run report is written: a function's role may
+   * not write the run results.
+   */
+  runClient?: S3Client;
   bucket: string;
   mode: RunMode;
   /** Narrows the listing (see `listingPrefix`). */
@@ -26,7 +33,7 @@ export interface RunBatchJobOptions {
   /** Files of one invocation processed at once. */
   filesInFlight?: number;
   runId?: string;
-  /** Write the run report under reports/runs/<runId>/ (default true). */
+  /** Write the run report under reports/runs/<runId>/ (default true, when there is a `runClient`). */
   writeReport?: boolean;
   /** Told the running count of listed objects. */
   onListed?: (listed: number) => void;
@@ -51,7 +58,11 @@ export async function runBatchJob(options: RunBatchJobOptions): Promise<RunSumma
   const totals = emptyTotals();
   const failures: RunSummary['failures'] = [];
   const invocations = { succeeded: 0, failed: 0 };
-  const report = options.writeReport === false ? undefined : new RunReportWriter(client, bucket, runId, mode);
+  const runClient = options.runClient ?? client;
+  const report =
+    options.writeReport === false || !options.runClient
+      ? undefined
+      : new RunReportWriter(options.runClient, bucket, runId, mode);
 
   const record = (result: MapItemResult): void => {
     addToTotals(totals, result);
@@ -70,7 +81,7 @@ export async function runBatchJob(options: RunBatchJobOptions): Promise<RunSumma
   }
 
   const groups = groupItems(
-    counted(listMapItems(client, bucket, prefix)),
+    counted(listMapItems(runClient, bucket, prefix)),
     options.itemsPerInvocation ?? RUN_DEFAULTS.itemsPerInvocation,
   );
   await forEachBounded(groups, options.maxConcurrency ?? RUN_DEFAULTS.maxConcurrency, async (items) => {

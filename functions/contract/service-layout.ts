@@ -102,6 +102,20 @@ export const RUN_DEFAULTS = {
 } as const;
 
 /**
+ * How the batch run retries a map item (one invocation with a group of files) that threw
+ * BatchItemsFailedError because some of its files failed: files already solved are skipped by
+ * their ETag on the retry, so only the failed ones are done again. The stack's Retry rule and
+ * `npm run batch` both read this. `retries` counts the attempts after the first (Step Functions'
+ * MaxAttempts).
+ */
+export const MAP_ITEM_RETRY = {
+  error: 'BatchItemsFailedError',
+  retries: 2,
+  intervalSeconds: 10,
+  backoffRate: 2,
+} as const;
+
+/**
  * CORS, as browsers on other origins need it. The stack configures API Gateway with these values
  * and the function answers the preflights API Gateway passes on with the same ones, so both
  * always agree. The allowed origins are a setting (`corsOrigins`), handed to the function in

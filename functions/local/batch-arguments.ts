@@ -23,8 +23,9 @@ in ${prefixes.reports}, the run report in ${RUN_REPORTS_PREFIX}<run id>/), as th
   --concurrency N   invocations in flight at once (default ${RUN_DEFAULTS.maxConcurrency}, as the stack's batchMaxConcurrency)
   --batch-size N    keys per invocation (default ${RUN_DEFAULTS.itemsPerInvocation}, as the stack's batchItemsPerInvocation)
 
-Environment: S3_ENDPOINT (default http://127.0.0.1:\${S3_PORT:-4569}), BUCKET (default sudoku-local),
-S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY (default S3RVER / S3RVER).
+Environment: S3_ENDPOINT (default http://127.0.0.1:\${S3_PORT:-4569}), BUCKET (default sudoku-local).
+Files are solved as the files function's role and listed as the state machine's (the local S3
+decides each call by the stack's policies).
 Exit status: 0 no file failed, 1 some file failed, 2 usage error or the bucket could not be listed.
 `;
 

@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import type { RunSummary } from '../batch/types.js';
 import { BATCH_USAGE, parseBatchArguments } from './batch-arguments.js';
 import { BatchProgress } from './batch-progress.js';
+import { localCredentials } from './iam/local-account.js';
 import { DEFAULT_BUCKET, DEFAULT_S3_PORT } from './s3-server.js';
 
 export const EXIT_OK = 0;
@@ -50,11 +51,16 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
 
   const endpoint = env.S3_ENDPOINT || `http://127.0.0.1:${env.S3_PORT || DEFAULT_S3_PORT}`;
   const bucket = env.BUCKET || DEFAULT_BUCKET;
-  const client = createS3Client(s3ClientSettingsFromEnv({ ...env, S3_ENDPOINT: endpoint }));
+  // As deployed: the files function solves with its role's credentials, the state machine lists
+  // the prefix and writes the run report with its own (the twin decides each by its policies).
+  const settings = s3ClientSettingsFromEnv({ ...env, S3_ENDPOINT: endpoint });
+  const client = createS3Client({ ...settings, ...localCredentials('files') });
+  const runClient = createS3Client({ ...settings, ...localCredentials('run') });
   const progress = new BatchProgress(process.stderr);
   try {
     const summary = await runBatchJob({
       client,
+      runClient,
       bucket,
       mode: command.mode,
       ...(command.prefix === undefined ? {} : { prefix: command.prefix }),
@@ -80,6 +86,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     return EXIT_CANNOT_RUN;
   } finally {
     client.destroy();
+    runClient.destroy();
   }
 }
 

@@ -7,6 +7,7 @@
 import { loadDeployedHandler } from './deployed-handler.js';
 import { Console } from 'node:console';
 import { readFile } from 'node:fs/promises';
+import { useFilesFunctionCredentials } from './iam/local-account.js';
 import { createLambdaContext } from './lambda-context.js';
 import { DEFAULT_S3_PORT } from './s3-server.js';
 
@@ -51,6 +52,7 @@ export async function main(files: string[]): Promise<number> {
   process.env.POWERTOOLS_DEV ??= 'true';
   // Like `sam local invoke` against the local stack: S3 events read and write the bucket of `npm start`.
   process.env.S3_ENDPOINT ||= `http://127.0.0.1:${process.env.S3_PORT || DEFAULT_S3_PORT}`;
+  useFilesFunctionCredentials(process.env);
   globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
   const handler = await loadDeployedHandler();
   let failed = 0;

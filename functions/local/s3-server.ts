@@ -3,7 +3,9 @@
  * 127.0.0.1:${S3_PORT:-4569} with the bucket ${BUCKET:-sudoku-local}, data under ${S3_DATA_DIR:-.local/s3},
  * access key S3RVER / secret S3RVER. Objects created under incoming/ are delivered as S3 events
  * shaped exactly as AWS sends them (URL-encoded keys, ObjectCreated:Put or
- * ObjectCreated:CompleteMultipartUpload, size, eTag, sequencer) to `onObjectCreated`.
+ * ObjectCreated:CompleteMultipartUpload, size, eTag, sequencer) to `onObjectCreated`. Every request
+ * is decided by the policies the stack synthesizes (see iam/s3-authorization.ts): each caller signs
+ * with its own key (iam/local-account.ts), and S3RVER is the account's admin.
  */
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -11,6 +13,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { S3Event } from 'aws-lambda';
 import { prefixes } from '../contract/service-layout.js';
+import { LOCAL_ACCESS_KEYS } from './iam/local-account.js';
+import type { AccessDenial } from './iam/s3-authorization.js';
+import { stackTemplateFile } from './iam/stack-template.js';
 import { s3Event } from './s3-event.js';
 import { S3RVER_ENV } from './s3rver-messages.js';
 import type { S3rverMessage } from './s3rver-messages.js';
@@ -21,7 +26,8 @@ const repoRoot = path.resolve(here, '..', '..');
 export const DEFAULT_S3_PORT = 4569;
 export const DEFAULT_BUCKET = 'sudoku-local';
 export const DEFAULT_S3_DIRECTORY = path.join(repoRoot, '.local', 's3');
-export const LOCAL_ACCESS_KEY = 'S3RVER';
+/** The admin's key, which the README's AWS CLI examples use. */
+export const LOCAL_ACCESS_KEY = LOCAL_ACCESS_KEYS.admin;
 
 export interface LocalS3ServerOptions {
   /** 0 picks a free port. */
@@ -40,6 +46,10 @@ export interface LocalS3ServerOptions {
   onServerExit?: (exit: ServerExit) => void;
   /** Told when it cannot be restarted (or keeps dying); by default the error goes to stderr. */
   onServerLost?: (error: Error) => void;
+  /** The synthesized template (a file) whose policies decide every request; by default the stack's, synthesized or cached. */
+  policyTemplate?: string;
+  /** Told of every request the policies refused (403); by default a line on stderr, as a reader of AWS's logs would see it. */
+  onAccessDenied?: (denial: AccessDenial) => void;
 }
 
 /** How the s3rver process ended, and whether it is being restarted. */
@@ -83,6 +93,7 @@ export async function startS3Server(options: LocalS3ServerOptions = {}): Promise
   const bucket = options.bucket ?? process.env.BUCKET ?? DEFAULT_BUCKET;
   const directory = path.resolve(options.directory ?? process.env.S3_DATA_DIR ?? DEFAULT_S3_DIRECTORY);
   const requestedPort = options.port ?? Number(process.env.S3_PORT ?? DEFAULT_S3_PORT);
+  const policyTemplate = options.policyTemplate ?? (await stackTemplateFile());
 
   const pending = new Set<Promise<void>>();
   const deliver = (event: S3Event): void => {
@@ -100,7 +111,16 @@ export async function startS3Server(options: LocalS3ServerOptions = {}): Promise
     void delivery.finally(() => pending.delete(delivery));
   };
 
+  const denied =
+    options.onAccessDenied ??
+    ((denial: AccessDenial) =>
+      process.stderr.write(`local S3: ${denial.operation}: ${denial.code}: ${denial.message}\n`));
   const onMessage = (message: S3rverMessage): void => {
+    if (message.type === 'access-denied') {
+      const { type: _, ...denial } = message;
+      denied(denial);
+      return;
+    }
     if (message.type !== 'object-created') return;
     // The bucket notification is filtered on incoming/, as in the stack.
     if (!message.key.startsWith(prefixes.incoming)) return;
@@ -131,6 +151,7 @@ export async function startS3Server(options: LocalS3ServerOptions = {}): Promise
         [S3RVER_ENV.address]: address,
         [S3RVER_ENV.directory]: directory,
         [S3RVER_ENV.bucket]: bucket,
+        [S3RVER_ENV.policyTemplate]: policyTemplate,
       },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

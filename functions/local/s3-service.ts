@@ -6,6 +6,7 @@ import { loadDeployedHandler } from './deployed-handler.js';
 import path from 'node:path';
 import { FUNCTION_TIMEOUT_DEFAULTS, prefixes } from '../contract/service-layout.js';
 import { createS3Client } from '../pipeline/s3-client.js';
+import { useFilesFunctionCredentials } from './iam/local-account.js';
 import { createLambdaContext } from './lambda-context.js';
 import { LOCAL_ACCESS_KEY, startS3Server } from './s3-server.js';
 import { seedSamples } from './s3-samples.js';
@@ -32,8 +33,10 @@ export async function startS3Service(context: { fail(error: Error): void }): Pro
       ),
     onServerLost: (error) => context.fail(new Error(`the local S3 server is lost: ${error.message}`)),
   });
-  // The handler's S3 client reads this on first use: it must talk to this server, not to AWS.
+  // The handler's S3 client reads these on first use: it must talk to this server, not to AWS,
+  // and sign as the files function's role, so the twin decides its calls by that role's policies.
   process.env.S3_ENDPOINT = server.endpoint;
+  useFilesFunctionCredentials(process.env);
   const client = createS3Client({ endpoint: server.endpoint });
   await seedSamples(client, server.bucket);
   client.destroy();

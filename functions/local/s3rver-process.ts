@@ -3,7 +3,11 @@
  * s3rver's paginated ListObjectsV2 needs Node's --openssl-legacy-provider (it encrypts
  * continuation tokens with DES), and so solving a big file never stalls the server it reads from.
  */
+import { createRequire } from 'node:module';
 import S3rver from 's3rver';
+import { LOCAL_ACCESS_KEYS } from './iam/local-account.js';
+import { localPolicyModelFromFile } from './iam/local-policies.js';
+import { s3AuthorizationMiddleware } from './iam/s3-authorization.js';
 import { LongKeyStore } from './long-key-store.js';
 import { S3RVER_ENV } from './s3rver-messages.js';
 import type { S3rverMessage } from './s3rver-messages.js';
@@ -13,6 +17,10 @@ const send = (message: S3rverMessage): void => {
 };
 
 const directory = process.env[S3RVER_ENV.directory] ?? '.local/s3';
+const bucket = process.env[S3RVER_ENV.bucket] ?? 'sudoku-local';
+const policyTemplate = process.env[S3RVER_ENV.policyTemplate];
+if (!policyTemplate)
+  throw new Error(`${S3RVER_ENV.policyTemplate} is not set: the twin decides every request by the stack's policies`);
 const server = new S3rver({
   address: process.env[S3RVER_ENV.address] ?? '127.0.0.1',
   port: Number(process.env[S3RVER_ENV.port] ?? 4569),
@@ -20,8 +28,23 @@ const server = new S3rver({
   silent: true,
   // Path-style only (http://127.0.0.1:4569/bucket/key), as the clients are configured.
   vhostBuckets: false,
-  configureBuckets: [{ name: process.env[S3RVER_ENV.bucket] ?? 'sudoku-local' }],
+  configureBuckets: [{ name: bucket }],
 });
+
+// Every caller's key is known to s3rver (it checks only that a key exists), and every request is
+// decided by the synthesized policies before s3rver's routes see it.
+const account = (
+  createRequire(import.meta.url)('s3rver/lib/models/account.js') as {
+    DUMMY_ACCOUNT: { createKeyPair(id: string, secret: string): void };
+  }
+).DUMMY_ACCOUNT;
+for (const key of Object.values(LOCAL_ACCESS_KEYS)) account.createKeyPair(key, key);
+const authorize = s3AuthorizationMiddleware(localPolicyModelFromFile(policyTemplate, bucket), (denial) =>
+  send({ type: 'access-denied', ...denial }),
+);
+// Koa composes its middleware when the server starts: this one goes just before s3rver's router.
+const stack = (server as unknown as { middleware: unknown[] }).middleware;
+stack.splice(stack.length - 1, 0, authorize);
 
 // Keys up to S3's 1,024 bytes, whatever the length of their segments (see long-key-store.ts).
 server.store = server.context.store = new LongKeyStore(directory);

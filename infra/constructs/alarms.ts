@@ -1,6 +1,7 @@
 // "Something needs a look" alarms, all sent to one SNS topic (which `-c alarmEmail=...` subscribes
 // an address to). Each alarm also notifies when it returns to OK, so a reader knows it is over.
-import { Validations } from 'aws-cdk-lib';
+import { ArnFormat, Stack, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as sns from 'aws-cdk-lib/aws-sns';
@@ -20,6 +21,29 @@ export class Alarms extends Construct {
   constructor(scope: Construct, id: string, props: AlarmsProps) {
     super(scope, id);
     this.topic = new sns.Topic(this, 'Topic', { displayName: 'Sudoku service alarms', enforceSSL: true });
+    // enforceSSL writes a topic policy holding only its Deny, and a topic policy replaces SNS's
+    // default one: without this Allow, CloudWatch (a service principal) may not publish, and every
+    // alarm's notification fails. Scoped to this account's alarms.
+    const stack = Stack.of(this);
+    this.topic.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'AllowAlarmsOfThisAccount',
+        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': stack.account },
+          ArnLike: {
+            'aws:SourceArn': stack.formatArn({
+              service: 'cloudwatch',
+              resource: 'alarm',
+              resourceName: '*',
+              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+            }),
+          },
+        },
+      }),
+    );
     if (props.email) this.topic.addSubscription(new EmailSubscription(props.email));
     Validations.of(this.topic).acknowledge({
       id: 'AwsSolutions-SNS2',

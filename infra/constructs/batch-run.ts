@@ -15,7 +15,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
-import { prefixes, RUN_REPORTS_PREFIX } from '../../functions/contract/service-layout.js';
+import { MAP_ITEM_RETRY, prefixes, RUN_REPORTS_PREFIX } from '../../functions/contract/service-layout.js';
 import { deadLetterQueue } from './queues.js';
 
 /** The two modes of a run, selected by the execution input `{"mode": ...}` (absent = batch). */
@@ -123,6 +123,15 @@ export class BatchRun extends Construct {
         backoffRate: 2,
         maxAttempts: 8,
         maxDelay: Duration.minutes(1),
+        jitterStrategy: sfn.JitterType.FULL,
+      });
+      // Some files of the group failed (an S3 hiccup, a timeout): invoked again, the group skips
+      // the files already solved (by ETag) and tries the failed ones once more.
+      solve.addRetry({
+        errors: [MAP_ITEM_RETRY.error],
+        interval: Duration.seconds(MAP_ITEM_RETRY.intervalSeconds),
+        backoffRate: MAP_ITEM_RETRY.backoffRate,
+        maxAttempts: MAP_ITEM_RETRY.retries,
         jitterStrategy: sfn.JitterType.FULL,
       });
       return new sfn.DistributedMap(this, label, {

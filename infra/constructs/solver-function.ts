@@ -93,8 +93,7 @@ export class SolverFunction extends Construct {
         POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
         POWERTOOLS_LOG_LEVEL: 'INFO',
         NODE_OPTIONS: '--enable-source-maps',
-        // Files are solved on as many threads as the memory buys vCPUs (1 at the default 1,769 MB).
-        // Files are solved on as many threads as the memory buys vCPUs; a request solves in one.
+        // Files are solved on as many threads as the memory buys vCPUs (1 at the default 1,769 MB); a request solves in one.
         ...(props.purpose === 'files' ? { [SOLVER_THREADS_ENV]: String(solverThreadsForMemory(props.memoryMb)) } : {}),
       },
     });
@@ -109,9 +108,10 @@ export class SolverFunction extends Construct {
   }
 
   /**
-   * Least privilege on the bucket, per prefix: read the two input prefixes; read solved/ too,
-   * because the idempotency check is a HeadObject there; write (single and multipart) only to the
-   * two output prefixes, and never to the run results Step Functions writes inside reports/.
+   * Least privilege on the bucket, per prefix: read the two input prefixes; read its own outputs
+   * too, because the idempotency check HEADs the output and the report (HeadObject is s3:GetObject);
+   * write (single and multipart) only to the two output prefixes, and never to the run results
+   * Step Functions writes inside reports/.
    */
   private grantBucket(bucket: s3.Bucket, policy: IConstruct): void {
     const objects = (...keys: string[]): string[] => keys.map((prefix) => bucket.arnForObjects(`${prefix}*`));
@@ -119,7 +119,14 @@ export class SolverFunction extends Construct {
       new iam.PolicyStatement({
         sid: 'ReadInputs',
         actions: ['s3:GetObject'],
-        resources: objects(prefixes.incoming, prefixes.batch, prefixes.solved),
+        resources: objects(prefixes.incoming, prefixes.batch),
+      }),
+    );
+    this.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'ReadOwnOutputs',
+        actions: ['s3:GetObject'],
+        resources: objects(prefixes.solved, prefixes.reports),
       }),
     );
     const write = ['s3:PutObject', 's3:AbortMultipartUpload'];

@@ -21,7 +21,13 @@ afterAll(async () => {
 });
 
 const run = (options: Partial<Parameters<typeof runBatchJob>[0]> = {}): Promise<RunSummary> =>
-  runBatchJob({ client: s3.client, bucket: s3.bucket, mode: 'batch', ...options });
+  runBatchJob({
+    client: s3.client,
+    runClient: clientFor(s3.server.endpoint, 'run'),
+    bucket: s3.bucket,
+    mode: 'batch',
+    ...options,
+  });
 
 describe('a batch run over batch/', () => {
   const files = mixedPuzzleFiles('batch/', 'fifty', 50);
@@ -47,7 +53,7 @@ describe('a batch run over batch/', () => {
   it('writes each file the same report as the S3 pipeline: reports/<path>.json with its batch/ source and ETag', async () => {
     const file = files[13]!;
     const report = await reportOf(s3, file.path);
-    const head = await s3.client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: file.key }));
+    const head = await s3.admin.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: file.key }));
     expect(report).toMatchObject({
       source: { bucket: s3.bucket, key: file.key, eTag: head.ETag!.replace(/"/g, '') },
       outcome: 'solved',
@@ -85,12 +91,12 @@ describe('a batch run over batch/', () => {
 
   it('does no work on a second run: every file skipped as already solved, no output rewritten', async () => {
     const output = `solved/${files[0]!.path}`;
-    const before = await s3.client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: output }));
+    const before = await s3.admin.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: output }));
     const seen: MapItemResult[] = [];
     const second = await run({ prefix: 'fifty/', onItem: (r) => seen.push(r) });
     expect(second).toMatchObject({ listed: 50, files: { solved: 0, skipped: 50, failed: 0 }, puzzles: { rows: 0 } });
     expect(seen.every((r) => r.status === 'skipped' && r.reason === 'already-solved')).toBe(true);
-    const after = await s3.client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: output }));
+    const after = await s3.admin.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: output }));
     expect(after.LastModified).toEqual(before.LastModified);
     expect(after.ETag).toBe(before.ETag);
   });
@@ -158,7 +164,7 @@ describe('a bad file in a group', () => {
     await proxy?.close();
   });
   const throughProxy = (options: Partial<Parameters<typeof runBatchJob>[0]> = {}) =>
-    run({ client: clientFor(proxy.endpoint), ...options });
+    run({ client: clientFor(proxy.endpoint, 'files'), ...options });
 
   it('fails alone: the other files of its invocation are solved, the run counts it failed and reports the invocation failed', async () => {
     const good = mixedPuzzleFiles('batch/', 'group', 9, 2);

@@ -23,7 +23,7 @@ export function batchEvent(items: MapItem[], input: { bucket: string; mode?: Run
 export async function batchEventFor(s3: TestS3, keys: string[], mode: RunMode = 'batch'): Promise<MapEvent> {
   const items = await Promise.all(
     keys.map(async (key) => {
-      const head = await s3.client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: key }));
+      const head = await s3.admin.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: key }));
       return batchItem(key, {
         Etag: head.ETag!,
         Size: head.ContentLength!,

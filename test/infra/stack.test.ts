@@ -204,7 +204,7 @@ describe('functions', () => {
 describe('least privilege on the bucket', () => {
   it('the files function reads only incoming/*, batch/* and solved/* (the idempotency HeadObject), writes only solved/* and reports/*', () => {
     expect(s3Grants('files')).toEqual({
-      's3:GetObject': ['batch/*', 'incoming/*', 'solved/*'],
+      's3:GetObject': ['batch/*', 'incoming/*', 'reports/*', 'solved/*'],
       's3:PutObject': ['reports/*', 'solved/*'],
       's3:AbortMultipartUpload': ['reports/*', 'solved/*'],
       's3:ListBucket': [''],

@@ -26,7 +26,7 @@ async function listAll(prefix = '', pageSize = 1000): Promise<string[]> {
   const keys: string[] = [];
   let token: string | undefined;
   do {
-    const page = await s3.client.send(
+    const page = await s3.admin.send(
       new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: prefix, MaxKeys: pageSize, ContinuationToken: token }),
     );
     keys.push(...(page.Contents ?? []).map((o) => o.Key!));
@@ -50,29 +50,29 @@ describe('the local S3 with long keys', () => {
     expect(bytes(KEYS.oneSegmentOf1019)).toBe(1024);
     expect(bytes(KEYS.longFolders)).toBe(612);
     for (const [name, key] of Object.entries(KEYS)) {
-      await s3.client.send(
+      await s3.admin.send(
         new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: `body of ${name}`, Metadata: { name } }),
       );
     }
     for (const [name, key] of Object.entries(KEYS)) {
-      const head = await s3.client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: key }));
+      const head = await s3.admin.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: key }));
       expect(head.Metadata).toEqual({ name });
       expect(await s3.text(key)).toBe(`body of ${name}`);
     }
     const expected = Object.values(KEYS).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
     expect(await listAll('long/', 1)).toEqual(expected);
     expect(await listAll()).toEqual(expect.arrayContaining(expected));
-    const folders = await s3.client.send(
+    const folders = await s3.admin.send(
       new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: 'long/', Delimiter: '/' }),
     );
     expect(folders.CommonPrefixes?.map((p) => p.Prefix)).toEqual([`long/${'é'.repeat(150)}/`]);
     expect(folders.Contents).toHaveLength(3);
 
     for (const key of Object.values(KEYS))
-      await s3.client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: key }));
+      await s3.admin.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: key }));
     expect(await listAll('long/')).toEqual([]);
     await expect(
-      s3.client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: KEYS.longFolders })),
+      s3.admin.send(new GetObjectCommand({ Bucket: s3.bucket, Key: KEYS.longFolders })),
     ).rejects.toMatchObject({ name: 'NoSuchKey' });
     // Nothing left on disk under the prefix: the hashed folders went with their objects.
     expect(readdirSync(path.join(s3.server.directory, s3.bucket))).not.toContain('long');
@@ -82,18 +82,18 @@ describe('the local S3 with long keys', () => {
     const key = `multi/${'k'.repeat(1018)}`;
     const body = Buffer.alloc(6 * 1024 * 1024, 'p');
     await new Upload({
-      client: s3.client,
+      client: s3.admin,
       params: { Bucket: s3.bucket, Key: key, Body: body },
       partSize: 5 * 1024 * 1024,
     }).done();
     expect(await listAll('multi/')).toEqual([key]);
-    const head = await s3.client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: key }));
+    const head = await s3.admin.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: key }));
     expect(head.ContentLength).toBe(body.length);
   });
 
   it('refuses a key over 1,024 bytes with KeyTooLongError, as S3 does, and stays up', async () => {
     await expect(
-      s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `x/${'x'.repeat(1023)}`, Body: 'x' })),
+      s3.admin.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `x/${'x'.repeat(1023)}`, Body: 'x' })),
     ).rejects.toMatchObject({ name: 'KeyTooLongError', $metadata: { httpStatusCode: 400 } });
     await s3.put('after/ok.txt', 'still here');
     expect(await s3.text('after/ok.txt')).toBe('still here');

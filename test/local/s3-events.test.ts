@@ -55,7 +55,7 @@ describe('npm run invoke with the S3 samples', () => {
   let s3: TestS3;
   beforeAll(async () => {
     s3 = await startTestS3({ bucket: 'sudoku-local' });
-    await seedSamples(s3.client, s3.bucket);
+    await seedSamples(s3.admin, s3.bucket);
   });
   afterAll(async () => {
     await s3?.close();

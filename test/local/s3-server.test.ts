@@ -45,7 +45,7 @@ describe('local S3 server', () => {
     const body = `${EASY}\n`;
     await s3.put(key, body);
     const event = await eventFor(key);
-    const head = await s3.client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: key }));
+    const head = await s3.admin.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: key }));
     expect(event.Records).toHaveLength(1);
     expect(event.Records[0]).toMatchObject({
       eventVersion: '2.1',
@@ -70,7 +70,7 @@ describe('local S3 server', () => {
     const key = 'incoming/multipart.txt';
     const body = Buffer.from(`${EASY}\n`.repeat(Math.ceil((6 * 1024 * 1024) / 82)));
     await new Upload({
-      client: s3.client,
+      client: s3.admin,
       params: { Bucket: s3.bucket, Key: key, Body: body },
       partSize: 5 * 1024 * 1024,
     }).done();
@@ -102,11 +102,11 @@ describe('local S3 server', () => {
 
   it('pages through ListObjectsV2 with continuation tokens (s3rver runs with the OpenSSL legacy provider)', async () => {
     for (let i = 0; i < 3; i++)
-      await s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `paged/${i}.txt`, Body: 'x' }));
+      await s3.admin.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `paged/${i}.txt`, Body: 'x' }));
     const keys: string[] = [];
     let token: string | undefined;
     do {
-      const page = await s3.client.send(
+      const page = await s3.admin.send(
         new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: 'paged/', MaxKeys: 1, ContinuationToken: token }),
       );
       keys.push(...(page.Contents ?? []).map((o) => o.Key!));

@@ -58,7 +58,7 @@ describe('the file metrics the dashboard shows', () => {
     await s3.put('incoming/metrics/cut.txt', body);
     const proxy = await startS3Proxy(s3.server.endpoint);
     proxy.cutGetAfter('incoming/metrics/cut.txt', 100_000);
-    const client = clientFor(proxy.endpoint);
+    const client = clientFor(proxy.endpoint, 'files');
     let thrown: unknown;
     const failed = await metricsOf(() =>
       processObject({ client, bucket: s3.bucket, ...keysOf('metrics/cut.txt') }).catch((error: unknown) => {

@@ -68,7 +68,7 @@ describe('a 20 MB file', () => {
     const key = 'incoming/big/twenty.txt';
     expect(big.body.length).toBeGreaterThan(20_000_000);
     await s3.put(key, big.body);
-    const client = clientFor(proxy.endpoint);
+    const client = clientFor(proxy.endpoint, 'files');
     const from = proxy.requests.length;
     const results = await handleS3Event(await s3.eventFor(key), { client, partSize: PART });
     client.destroy();
@@ -146,7 +146,7 @@ describe('the S3 server failing mid-file', () => {
     const key = 'incoming/broken/early.txt';
     await s3.put(key, big.body.slice(0, 3 * MIB - ((3 * MIB) % 82)));
     proxy.cutGetAfter(key, 1 * MIB);
-    const client = clientFor(proxy.endpoint);
+    const client = clientFor(proxy.endpoint, 'files');
     const failure = await handleS3Event(await s3.eventFor(key), { client, partSize: PART }).catch((e: unknown) => e);
     client.destroy();
     expect(failure).toBeInstanceOf(S3RecordsFailedError);
@@ -159,7 +159,7 @@ describe('the S3 server failing mid-file', () => {
     const key = 'incoming/broken/late.txt';
     await s3.put(key, big.body);
     proxy.cutGetAfter(key, 15 * MIB);
-    const client = clientFor(proxy.endpoint);
+    const client = clientFor(proxy.endpoint, 'files');
     const from = proxy.requests.length;
     await expect(handleS3Event(await s3.eventFor(key), { client, partSize: PART })).rejects.toBeInstanceOf(
       S3RecordsFailedError,
@@ -170,7 +170,7 @@ describe('the S3 server failing mid-file', () => {
     expect(calls).toContain('part');
     expect(calls).toContain('abort');
     expect(calls).not.toContain('complete');
-    const listed = await s3.client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: 'solved/broken/' }));
+    const listed = await s3.admin.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: 'solved/broken/' }));
     expect(listed.Contents ?? []).toEqual([]);
   });
 
@@ -179,7 +179,7 @@ describe('the S3 server failing mid-file', () => {
     await s3.put(key, big.body.slice(0, 12 * MIB - ((12 * MIB) % 82)));
     proxy.cutGetAfter('nothing-matches-this', 0);
     proxy.failWhere((r) => r.method === 'PUT' && r.url.includes('partNumber=2'));
-    const client = clientFor(proxy.endpoint);
+    const client = clientFor(proxy.endpoint, 'files');
     const from = proxy.requests.length;
     const failure = await handleS3Event(await s3.eventFor(key), { client, partSize: PART }).catch((e: unknown) => e);
     proxy.failWhere(undefined);

@@ -8,6 +8,8 @@ import type { S3Event } from 'aws-lambda';
 import { outputKeysFor, prefixes } from '../../functions/contract/service-layout.js';
 import { startS3Server } from '../../functions/local/s3-server.js';
 import type { LocalS3Server, LocalS3ServerOptions } from '../../functions/local/s3-server.js';
+import { type LocalCaller, localCredentials } from '../../functions/local/iam/local-account.js';
+import type { AccessDenial } from '../../functions/local/iam/s3-authorization.js';
 import { createS3Client } from '../../functions/pipeline/index.js';
 import type { FileReport } from '../../functions/pipeline/index.js';
 import { s3Event } from '../../functions/local/s3-event.js';
@@ -15,8 +17,13 @@ import type { ObjectCreatedEventName } from '../../functions/local/s3-event.js';
 
 export interface TestS3 {
   server: LocalS3Server;
+  /** Signs as the files function's role: the client to hand to the function's code. */
   client: S3Client;
+  /** Signs as the account's admin: the test's own uploads and reads (what a person with the AWS CLI does). */
+  admin: S3Client;
   bucket: string;
+  /** Every request the synthesized policies refused, in order. */
+  denials: AccessDenial[];
   put(key: string, body: string | Buffer): Promise<string>;
   /** The object's bytes, gunzipped when the key ends in .gz; undefined when there is no such object. */
   text(key: string): Promise<string | undefined>;
@@ -27,19 +34,28 @@ export interface TestS3 {
   close(): Promise<void>;
 }
 
-export function clientFor(endpoint: string): S3Client {
-  return createS3Client({ endpoint, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' });
+/** A client of the local S3 signing as `caller` (the admin by default). */
+export function clientFor(endpoint: string, caller: LocalCaller = 'admin'): S3Client {
+  return createS3Client({ endpoint, region: 'us-east-1', ...localCredentials(caller) });
 }
 
 /** A real s3rver on an ephemeral port with its own data directory, and a client for it. */
 export async function startTestS3(options: Omit<LocalS3ServerOptions, 'port' | 'directory'> = {}): Promise<TestS3> {
   const directory = mkdtempSync(path.join(os.tmpdir(), 'sudoku-s3-'));
-  const server = await startS3Server({ ...options, port: 0, directory, bucket: options.bucket ?? 'test-bucket' });
-  const client = clientFor(server.endpoint);
+  const denials: AccessDenial[] = [];
+  const server = await startS3Server({
+    onAccessDenied: (denial) => denials.push(denial),
+    ...options,
+    port: 0,
+    directory,
+    bucket: options.bucket ?? 'test-bucket',
+  });
+  const client = clientFor(server.endpoint, 'files');
+  const admin = clientFor(server.endpoint);
   const bucket = server.bucket;
   const head = async (key: string) => {
     try {
-      return await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+      return await admin.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
     } catch (error) {
       if ((error as { name?: string }).name === 'NotFound') return undefined;
       throw error;
@@ -47,7 +63,7 @@ export async function startTestS3(options: Omit<LocalS3ServerOptions, 'port' | '
   };
   const text = async (key: string) => {
     try {
-      const got = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      const got = await admin.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
       const bytes = Buffer.from(await got.Body!.transformToByteArray());
       return (key.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
     } catch (error) {
@@ -58,9 +74,11 @@ export async function startTestS3(options: Omit<LocalS3ServerOptions, 'port' | '
   return {
     server,
     client,
+    admin,
     bucket,
+    denials,
     put: async (key, body) =>
-      (await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }))).ETag ?? '',
+      (await admin.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }))).ETag ?? '',
     text,
     exists: async (key) => (await head(key)) !== undefined,
     report: async (sourceKey) => {
@@ -82,6 +100,7 @@ export async function startTestS3(options: Omit<LocalS3ServerOptions, 'port' | '
     },
     close: async () => {
       client.destroy();
+      admin.destroy();
       await server.close();
       rmSync(directory, { recursive: true, force: true });
     },

@@ -138,7 +138,9 @@ describe('EventBridge "Object Created"', () => {
     await s3.put(key, `${EASY}\n`);
     proxy.failWhere((request) => request.url.includes('unlucky.txt'));
     try {
-      const failing = handleEventBridgeObjectCreated(eventBridgeEvent(key), { client: clientFor(proxy.endpoint) });
+      const failing = handleEventBridgeObjectCreated(eventBridgeEvent(key), {
+        client: clientFor(proxy.endpoint, 'files'),
+      });
       await expect(failing).rejects.toBeInstanceOf(S3RecordsFailedError);
       await expect(failing).rejects.toMatchObject({ failedKeys: [key] });
     } finally {
@@ -173,7 +175,7 @@ describe('SQS messages carrying S3 notifications', () => {
     proxy.failWhere((request) => request.url.includes('fails.txt'));
     let response: Awaited<ReturnType<typeof handleSqsS3Event>>;
     try {
-      response = await handleSqsS3Event(event, { client: clientFor(proxy.endpoint) });
+      response = await handleSqsS3Event(event, { client: clientFor(proxy.endpoint, 'files') });
     } finally {
       proxy.failWhere(undefined);
     }

@@ -1,0 +1,483 @@
+// Every service-to-service edge of the stack, decided as AWS would decide it: the synthesized
+// template's policies (identity, trust and resource-based) through a maintained IAM evaluator, the
+// same one the local S3 uses. A grant asserted as written proves nothing; a request decided
+// against the policy does. And every Allow must be needed: dropping any one of them flips an edge.
+import { describe, expect, it } from 'vitest';
+import { type Caller, Authorizer } from '../../functions/local/iam/decide.js';
+import { LOCAL_ACCOUNT_ID } from '../../functions/local/iam/local-account.js';
+import { dataBucketId, localPolicyModel } from '../../functions/local/iam/local-policies.js';
+import type { PolicyModel } from '../../functions/local/iam/policy-model.js';
+import type { CloudFormationTemplate } from '../../functions/local/iam/resolve-template.js';
+import { mapStates } from '../../infra/constructs/batch-run.js';
+import type { S3EventRoute } from '../../infra/settings.js';
+import { synth } from './helpers.js';
+
+const BUCKET = 'sudoku-data';
+const OTHER_ACCOUNT = '210987654321';
+
+interface Edge {
+  name: string;
+  caller: Caller;
+  action: string;
+  resource: string;
+  context?: Record<string, string>;
+  allowed: boolean;
+}
+
+function templateFor(route: S3EventRoute): CloudFormationTemplate {
+  return synth({ s3Events: route }).template.toJSON() as CloudFormationTemplate;
+}
+
+/** The one resource of `type` whose logical ID starts with `prefix`. */
+function idOf(template: CloudFormationTemplate, type: string, prefix: string): string {
+  const ids = Object.entries(template.Resources)
+    .filter(([id, r]) => r.Type === type && id.startsWith(prefix))
+    .map(([id]) => id);
+  if (ids.length !== 1) throw new Error(`expected one ${type} named ${prefix}*, found ${ids.join(', ') || 'none'}`);
+  return ids[0]!;
+}
+
+/** Every edge of the stack deployed with `route`, with what AWS must decide for it. */
+function edgesOf(template: CloudFormationTemplate, model: PolicyModel, route: S3EventRoute): Edge[] {
+  const r = model.resolver;
+  const fn = (purpose: string) => [...model.functions.values()].find((f) => f.purpose === purpose)!;
+  const files = fn('files');
+  const api = fn('api');
+  const role = (id: string): Caller => ({ role: id });
+  const roleArn = (id: string) => model.roles.get(id)!.arn;
+  const filesRole = role(files.role);
+  const apiRole = role(api.role);
+  const run = model.stateMachines.get(idOf(template, 'AWS::StepFunctions::StateMachine', 'BatchStateMachine'))!;
+  const starter = model.stateMachines.get(idOf(template, 'AWS::StepFunctions::StateMachine', 'BatchStarter'))!;
+  const schedulerRole = idOf(template, 'AWS::IAM::Role', 'SchedulerRoleForTarget');
+  const notificationsRole = idOf(template, 'AWS::IAM::Role', 'BucketNotificationsHandler');
+  const bucketArn = r.arnOf(dataBucketId(template));
+  const accessLogsArn = r.arnOf(idOf(template, 'AWS::S3::Bucket', 'StorageAccessLogs'));
+  const object = (key: string) => `${bucketArn}/${key}`;
+  const logStream = (purpose: 'ApiSolver' | 'FilesSolver') =>
+    `${r.arnOf(idOf(template, 'AWS::Logs::LogGroup', `${purpose}Logs`)).replace(/:\*$/, '')}:log-stream:2026/12/02/[$LATEST]abc`;
+  const failedEvents = r.arnOf(idOf(template, 'AWS::SQS::Queue', 'FailedEvents'));
+  const failedStarts = r.arnOf(idOf(template, 'AWS::SQS::Queue', 'BatchFailedStarts'));
+  const topic = r.arnOf(idOf(template, 'AWS::SNS::Topic', 'AlarmsTopic'));
+  const alarm = r.arnOf(idOf(template, 'AWS::CloudWatch::Alarm', 'AlarmsFilesFunctionErrors'));
+  const apiId = String(r.resolve({ Ref: idOf(template, 'AWS::ApiGatewayV2::Api', 'HttpApi') }));
+  const execute = (id: string, route: string) =>
+    `arn:aws:execute-api:us-east-1:${LOCAL_ACCOUNT_ID}:${id}/$default/${route}`;
+  const execution = (name: string) => `arn:aws:states:us-east-1:${LOCAL_ACCOUNT_ID}:execution:${run.name}${name}`;
+  const from = (arn: string, account = LOCAL_ACCOUNT_ID) => ({ 'aws:SourceArn': arn, 'aws:SourceAccount': account });
+  const service = (name: string): Caller => ({ service: name });
+  const allow = (name: string, caller: Caller, action: string, resource: string, context?: Record<string, string>) =>
+    ({ name, caller, action, resource, allowed: true, ...(context ? { context } : {}) }) satisfies Edge;
+  const deny = (name: string, caller: Caller, action: string, resource: string, context?: Record<string, string>) =>
+    ({ ...allow(name, caller, action, resource, context), allowed: false }) satisfies Edge;
+  const delivery = (who: string, caller: Caller): Edge[] => [
+    allow(`${who} -> CloudWatch Logs delivery`, caller, 'logs:CreateLogDelivery', '*'),
+    allow(`${who} -> X-Ray traces`, caller, 'xray:PutTraceSegments', '*'),
+  ];
+
+  const edges: Edge[] = [
+    // Who may act as each role.
+    allow('Lambda assumes the files role', service('lambda.amazonaws.com'), 'sts:AssumeRole', roleArn(files.role)),
+    allow('Lambda assumes the API role', service('lambda.amazonaws.com'), 'sts:AssumeRole', roleArn(api.role)),
+    allow(
+      "Lambda assumes CDK's notifications handler role",
+      service('lambda.amazonaws.com'),
+      'sts:AssumeRole',
+      roleArn(notificationsRole),
+    ),
+    allow(
+      'Step Functions assumes the run role',
+      service('states.amazonaws.com'),
+      'sts:AssumeRole',
+      roleArn(run.role),
+      from(run.arn),
+    ),
+    allow(
+      'Step Functions assumes the starter role',
+      service('states.amazonaws.com'),
+      'sts:AssumeRole',
+      roleArn(starter.role),
+      from(starter.arn),
+    ),
+    deny(
+      "another account's state machine may not assume the run role",
+      service('states.amazonaws.com'),
+      'sts:AssumeRole',
+      roleArn(run.role),
+      from(run.arn.replace(LOCAL_ACCOUNT_ID, OTHER_ACCOUNT), OTHER_ACCOUNT),
+    ),
+    allow(
+      'Scheduler assumes its role',
+      service('scheduler.amazonaws.com'),
+      'sts:AssumeRole',
+      roleArn(schedulerRole),
+      from(`arn:aws:scheduler:us-east-1:${LOCAL_ACCOUNT_ID}:schedule-group/default`),
+    ),
+
+    // The files function: reads its inputs and its own outputs (the idempotency HEADs), writes its outputs.
+    allow('files -> GetObject incoming/', filesRole, 's3:GetObject', object('incoming/a.txt')),
+    allow('files -> GetObject batch/', filesRole, 's3:GetObject', object('batch/a.txt')),
+    allow('files -> HeadObject solved/ (idempotency)', filesRole, 's3:GetObject', object('solved/a.txt')),
+    allow('files -> HeadObject reports/ (idempotency)', filesRole, 's3:GetObject', object('reports/a.txt.json')),
+    allow('files -> ListBucket (a missing key is 404, not 403)', filesRole, 's3:ListBucket', bucketArn),
+    allow('files -> PutObject solved/ (multipart too)', filesRole, 's3:PutObject', object('solved/a.txt')),
+    allow('files -> AbortMultipartUpload solved/', filesRole, 's3:AbortMultipartUpload', object('solved/a.txt')),
+    allow('files -> PutObject reports/', filesRole, 's3:PutObject', object('reports/a.txt.json')),
+    deny('files may not write incoming/ (no self-trigger)', filesRole, 's3:PutObject', object('incoming/a.txt')),
+    deny('files may not write batch/', filesRole, 's3:PutObject', object('batch/a.txt')),
+    deny('files may not write reports/runs/', filesRole, 's3:PutObject', object('reports/runs/x/manifest.json')),
+    deny('files over plain HTTP is refused', filesRole, 's3:GetObject', object('incoming/a.txt'), {
+      'aws:SecureTransport': 'false',
+    }),
+    deny('the admin over plain HTTP is refused', { admin: true }, 's3:GetObject', object('incoming/a.txt'), {
+      'aws:SecureTransport': 'false',
+    }),
+    allow('files -> its log group', filesRole, 'logs:PutLogEvents', logStream('FilesSolver')),
+    allow('files -> X-Ray', filesRole, 'xray:PutTraceSegments', '*'),
+
+    // The API function touches no stored data.
+    deny('API may not read incoming/', apiRole, 's3:GetObject', object('incoming/a.txt')),
+    deny('API may not read solved/', apiRole, 's3:GetObject', object('solved/a.txt')),
+    deny('API may not list the bucket', apiRole, 's3:ListBucket', bucketArn),
+    deny('API may not write solved/', apiRole, 's3:PutObject', object('solved/a.txt')),
+    allow('API -> its log group', apiRole, 'logs:PutLogEvents', logStream('ApiSolver')),
+    allow('API -> X-Ray', apiRole, 'xray:PutTraceSegments', '*'),
+    deny("API may not write the files function's logs", apiRole, 'logs:PutLogEvents', logStream('FilesSolver')),
+
+    // API Gateway -> the API function, every route (the $default route catches the rest).
+    ...['POST/solve', 'GET/health', 'GET/openapi.json', '$default'].map((route) =>
+      allow(
+        `API Gateway ${route} -> API function`,
+        service('apigateway.amazonaws.com'),
+        'lambda:InvokeFunction',
+        api.arn,
+        {
+          'aws:SourceArn': execute(apiId, route),
+        },
+      ),
+    ),
+    deny(
+      'another API may not invoke the API function',
+      service('apigateway.amazonaws.com'),
+      'lambda:InvokeFunction',
+      api.arn,
+      {
+        'aws:SourceArn': execute('otherapi', 'POST/solve'),
+      },
+    ),
+    deny(
+      'API Gateway may not invoke the files function',
+      service('apigateway.amazonaws.com'),
+      'lambda:InvokeFunction',
+      files.arn,
+      {
+        'aws:SourceArn': execute(apiId, 'POST/solve'),
+      },
+    ),
+
+    // CloudWatch alarms -> the topic.
+    allow('CloudWatch alarm -> SNS Publish', service('cloudwatch.amazonaws.com'), 'sns:Publish', topic, from(alarm)),
+    deny(
+      "another account's alarm may not publish",
+      service('cloudwatch.amazonaws.com'),
+      'sns:Publish',
+      topic,
+      from(alarm.replace(LOCAL_ACCOUNT_ID, OTHER_ACCOUNT), OTHER_ACCOUNT),
+    ),
+
+    // Scheduler -> starter -> run.
+    allow('Scheduler -> StartExecution starter', role(schedulerRole), 'states:StartExecution', starter.arn),
+    deny('Scheduler may not start the run directly', role(schedulerRole), 'states:StartExecution', run.arn),
+    allow('Scheduler -> its failed-starts queue', role(schedulerRole), 'sqs:SendMessage', failedStarts),
+    allow('starter -> StartExecution run', role(starter.role), 'states:StartExecution', run.arn),
+    ...delivery('starter', role(starter.role)),
+
+    // The run's Distributed Map: lists its prefixes, invokes the files function, writes its results, runs children.
+    allow('run -> ListObjectsV2 batch/', role(run.role), 's3:ListBucket', bucketArn, { 's3:prefix': 'batch/' }),
+    allow('run -> ListObjectsV2 incoming/ (sweep)', role(run.role), 's3:ListBucket', bucketArn, {
+      's3:prefix': 'incoming/',
+    }),
+    deny('run may not list solved/', role(run.role), 's3:ListBucket', bucketArn, { 's3:prefix': 'solved/' }),
+    allow('run -> InvokeFunction files', role(run.role), 'lambda:InvokeFunction', files.arn),
+    deny('run may not invoke the API function', role(run.role), 'lambda:InvokeFunction', api.arn),
+    allow(
+      'run ResultWriter -> PutObject reports/runs/',
+      role(run.role),
+      's3:PutObject',
+      object('reports/runs/r1/manifest.json'),
+    ),
+    allow(
+      'run ResultWriter -> GetObject reports/runs/',
+      role(run.role),
+      's3:GetObject',
+      object('reports/runs/r1/manifest.json'),
+    ),
+    deny('run may not write solved/', role(run.role), 's3:PutObject', object('solved/a.txt')),
+    deny('run may not write incoming/', role(run.role), 's3:PutObject', object('incoming/a.txt')),
+    deny('run may not read the inputs', role(run.role), 's3:GetObject', object('batch/a.txt')),
+    allow('run -> StartExecution of its own children', role(run.role), 'states:StartExecution', run.arn),
+    allow('run -> DescribeExecution of a child', role(run.role), 'states:DescribeExecution', execution(':child-1')),
+    allow(
+      'run -> RedriveExecution of a map run',
+      role(run.role),
+      'states:RedriveExecution',
+      execution(`/${mapStates.batch}:map-run-1`),
+    ),
+    ...delivery('run', role(run.role)),
+
+    // CDK's deploy-time notifications handler, and the access logs.
+    allow(
+      'notifications handler -> PutBucketNotification',
+      role(notificationsRole),
+      's3:PutBucketNotification',
+      bucketArn,
+    ),
+    allow(
+      'S3 server access logs -> the logs bucket',
+      service('logging.s3.amazonaws.com'),
+      's3:PutObject',
+      `${accessLogsArn}/data-bucket/log`,
+      from(bucketArn),
+    ),
+    deny(
+      "another bucket's access logs may not land there",
+      service('logging.s3.amazonaws.com'),
+      's3:PutObject',
+      `${accessLogsArn}/data-bucket/log`,
+      from('arn:aws:s3:::someone-else', OTHER_ACCOUNT),
+    ),
+  ];
+
+  // Exactly one route carries uploads to the files function.
+  const viaS3 = from(bucketArn);
+  const asyncFailures = allow(
+    'files -> failed-events queue (async failures)',
+    filesRole,
+    'sqs:SendMessage',
+    failedEvents,
+  );
+  if (route === 'notification') {
+    edges.push(
+      allow(
+        'S3 notification -> files function',
+        service('s3.amazonaws.com'),
+        'lambda:InvokeFunction',
+        files.arn,
+        viaS3,
+      ),
+    );
+    edges.push(
+      deny(
+        "another bucket's notification may not invoke it",
+        service('s3.amazonaws.com'),
+        'lambda:InvokeFunction',
+        files.arn,
+        {
+          'aws:SourceArn': 'arn:aws:s3:::someone-else',
+          'aws:SourceAccount': OTHER_ACCOUNT,
+        },
+      ),
+    );
+    edges.push(asyncFailures);
+  } else {
+    edges.push(
+      deny(
+        `S3 may not invoke the function directly (route ${route})`,
+        service('s3.amazonaws.com'),
+        'lambda:InvokeFunction',
+        files.arn,
+        viaS3,
+      ),
+    );
+  }
+  if (route === 'eventbridge') {
+    const rule = r.arnOf(idOf(template, 'AWS::Events::Rule', 'UploadsIncoming'));
+    edges.push(
+      allow('EventBridge rule -> files function', service('events.amazonaws.com'), 'lambda:InvokeFunction', files.arn, {
+        'aws:SourceArn': rule,
+      }),
+    );
+    edges.push(
+      allow(
+        'EventBridge rule -> failed-events queue',
+        service('events.amazonaws.com'),
+        'sqs:SendMessage',
+        failedEvents,
+        { 'aws:SourceArn': rule },
+      ),
+    );
+    edges.push(
+      deny('another rule may not invoke it', service('events.amazonaws.com'), 'lambda:InvokeFunction', files.arn, {
+        'aws:SourceArn': `${rule}-other`,
+      }),
+    );
+    edges.push(asyncFailures);
+  }
+  if (route === 'sqs') {
+    const queue = r.arnOf(idOf(template, 'AWS::SQS::Queue', 'UploadsQueue'));
+    edges.push(allow('S3 notification -> uploads queue', service('s3.amazonaws.com'), 'sqs:SendMessage', queue, viaS3));
+    edges.push(
+      deny('another bucket may not send to the queue', service('s3.amazonaws.com'), 'sqs:SendMessage', queue, {
+        'aws:SourceArn': 'arn:aws:s3:::someone-else',
+      }),
+    );
+    edges.push(allow('files polls the uploads queue', filesRole, 'sqs:ReceiveMessage', queue));
+    edges.push(allow('files deletes what it solved', filesRole, 'sqs:DeleteMessage', queue));
+    edges.push(
+      deny(
+        'files may not write the failed-events queue (the redrive moves messages)',
+        filesRole,
+        'sqs:SendMessage',
+        failedEvents,
+      ),
+    );
+  }
+  return edges;
+}
+
+async function decideAll(model: PolicyModel, edges: Edge[]): Promise<boolean[]> {
+  const authorizer = new Authorizer(model);
+  return Promise.all(edges.map(async (e) => (await authorizer.decide(e)).decision === 'Allowed'));
+}
+
+/** Every Allow statement of the template (identity, trust, resource policies, Lambda permissions), as a way to drop it. */
+function allowStatements(template: CloudFormationTemplate): { label: string; drop: () => CloudFormationTemplate }[] {
+  const found: { label: string; drop: () => CloudFormationTemplate }[] = [];
+  const copy = (): CloudFormationTemplate => structuredClone(template);
+  for (const [id, resource] of Object.entries(template.Resources)) {
+    if (resource.Type === 'AWS::Lambda::Permission') {
+      found.push({
+        label: `${id} (${resource.Properties?.Principal})`,
+        drop: () => {
+          const t = copy();
+          delete t.Resources[id];
+          return t;
+        },
+      });
+      continue;
+    }
+    const documentKey = {
+      'AWS::IAM::Policy': 'PolicyDocument',
+      'AWS::IAM::Role': 'AssumeRolePolicyDocument',
+      'AWS::S3::BucketPolicy': 'PolicyDocument',
+      'AWS::SNS::TopicPolicy': 'PolicyDocument',
+      'AWS::SQS::QueuePolicy': 'PolicyDocument',
+    }[resource.Type];
+    if (!documentKey) continue;
+    const policy = resource.Properties?.[documentKey] as
+      | { Statement: { Effect: string; Action?: unknown; Sid?: string }[] }
+      | undefined;
+    const statements = policy?.Statement ?? [];
+    statements.forEach((statement, index) => {
+      if (statement.Effect !== 'Allow') return;
+      const actions = [statement.Action].flat().join(',');
+      found.push({
+        label: `${id} #${index}${statement.Sid ? ` ${statement.Sid}` : ''} (${actions.length > 60 ? `${actions.slice(0, 57)}...` : actions})`,
+        drop: () => {
+          const t = copy();
+          (t.Resources[id]!.Properties![documentKey] as { Statement: unknown[] }).Statement.splice(index, 1);
+          return t;
+        },
+      });
+    });
+  }
+  return found;
+}
+
+/** The service principals a template names: trust policies, resource policies and Lambda permissions. */
+function servicePrincipals(template: CloudFormationTemplate): Set<string> {
+  const found = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        if (key === 'Service') for (const name of [item].flat()) found.add(String(name));
+        else visit(item);
+      }
+    }
+  };
+  for (const resource of Object.values(template.Resources)) {
+    visit(resource.Properties?.AssumeRolePolicyDocument);
+    visit(resource.Properties?.PolicyDocument);
+    if (resource.Type === 'AWS::Lambda::Permission') found.add(String(resource.Properties?.Principal));
+  }
+  return found;
+}
+
+describe.each(['notification', 'eventbridge', 'sqs'] as const)('the stack with s3Events=%s', (route) => {
+  const template = templateFor(route);
+  const model = localPolicyModel(template, BUCKET);
+  const edges = edgesOf(template, model, route);
+
+  it('decides every edge as it must be: each allowed call allowed, each denial denied', async () => {
+    const decided = await decideAll(model, edges);
+    const wrong = edges
+      .filter((edge, i) => decided[i] !== edge.allowed)
+      .map((e) => `${e.name}: expected ${e.allowed ? 'allow' : 'deny'}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it('covers every role and every service principal of the template', () => {
+    const roles = Object.entries(template.Resources)
+      .filter(([, r]) => r.Type === 'AWS::IAM::Role')
+      .map(([id]) => id);
+    const rolesInEdges = new Set(
+      edges.flatMap((e) => [
+        'role' in e.caller ? e.caller.role : '',
+        ...roles.filter((id) => e.action === 'sts:AssumeRole' && model.roles.get(id)!.arn === e.resource),
+      ]),
+    );
+    expect(roles.filter((id) => !rolesInEdges.has(id))).toEqual([]);
+    const services = new Set(edges.flatMap((e) => ('service' in e.caller ? [e.caller.service] : [])));
+    expect([...servicePrincipals(template)].filter((s) => !services.has(s))).toEqual([]);
+  });
+
+  it('needs every Allow: dropping any one of them flips some edge from allowed to denied', async () => {
+    const allowed = edges.filter((e) => e.allowed);
+    const rows: { statement: string; flips: string }[] = [];
+    for (const statement of allowStatements(template)) {
+      const authorizer = new Authorizer(localPolicyModel(statement.drop(), BUCKET));
+      let flipped = '(nothing: the grant is not needed)';
+      for (const edge of allowed) {
+        if ((await authorizer.decide(edge)).decision !== 'Allowed') {
+          flipped = edge.name;
+          break;
+        }
+      }
+      rows.push({ statement: statement.label, flips: flipped });
+    }
+    console.log(
+      `s3Events=${route}: each Allow statement dropped in turn, and the first edge it denies\n${rows.map((r) => `  ${r.statement.padEnd(100)} -> ${r.flips}`).join('\n')}`,
+    );
+    expect(rows.filter((r) => r.flips.startsWith('(nothing'))).toEqual([]);
+  });
+});
+
+describe('the two faults that broke the first deploy', () => {
+  it('the files function may HEAD reports/ (the idempotency check), as AWS decides it', async () => {
+    const template = templateFor('notification');
+    const model = localPolicyModel(template, BUCKET);
+    const files = [...model.functions.values()].find((f) => f.purpose === 'files')!;
+    const decision = await new Authorizer(model).decide({
+      caller: { role: files.role },
+      action: 's3:GetObject',
+      resource: `arn:aws:s3:::${BUCKET}/reports/a.txt.json`,
+    });
+    expect(decision.decision).toBe('Allowed');
+  });
+
+  it('CloudWatch may publish alarms to the topic whose policy enforces TLS', async () => {
+    const template = templateFor('notification');
+    const model = localPolicyModel(template, BUCKET);
+    const r = model.resolver;
+    const topic = r.arnOf(idOf(template, 'AWS::SNS::Topic', 'AlarmsTopic'));
+    const alarm = r.arnOf(idOf(template, 'AWS::CloudWatch::Alarm', 'AlarmsApiServerErrors'));
+    const decision = await new Authorizer(model).decide({
+      caller: { service: 'cloudwatch.amazonaws.com' },
+      action: 'sns:Publish',
+      resource: topic,
+      context: { 'aws:SourceArn': alarm, 'aws:SourceAccount': LOCAL_ACCOUNT_ID },
+    });
+    expect(decision.decision).toBe('Allowed');
+  });
+});
