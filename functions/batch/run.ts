@@ -1,6 +1,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { forEachBounded } from './concurrency.js';
-import { RUN_DEFAULTS } from '../contract/service-layout.js';
+import { setTimeout as delay } from 'node:timers/promises';
+import { MAP_ITEM_RETRY, RUN_DEFAULTS } from '../contract/service-layout.js';
 import { BatchItemsFailedError, itemError } from './errors.js';
 import { groupItems } from './concurrency.js';
 import { handleMapEvent } from './handle-event.js';
@@ -41,6 +42,8 @@ export interface RunBatchJobOptions {
   onItem?: (result: MapItemResult) => void;
   /** Passed on to processObject (tests use small parts). */
   partSize?: number;
+  /** The map's retry of a group with failed files (default MAP_ITEM_RETRY, as the stack's); tests shorten the wait. */
+  retry?: Partial<{ retries: number; intervalSeconds: number; backoffRate: number }>;
 }
 
 /**
@@ -57,7 +60,7 @@ export async function runBatchJob(options: RunBatchJobOptions): Promise<RunSumma
   const started = performance.now();
   const totals = emptyTotals();
   const failures: RunSummary['failures'] = [];
-  const invocations = { succeeded: 0, failed: 0 };
+  const invocations = { succeeded: 0, failed: 0, retried: 0 };
   const runClient = options.runClient ?? client;
   const report =
     options.writeReport === false || !options.runClient
@@ -84,37 +87,57 @@ export async function runBatchJob(options: RunBatchJobOptions): Promise<RunSumma
     counted(listMapItems(runClient, bucket, prefix)),
     options.itemsPerInvocation ?? RUN_DEFAULTS.itemsPerInvocation,
   );
+  const retry = { ...MAP_ITEM_RETRY, ...options.retry };
   await forEachBounded(groups, options.maxConcurrency ?? RUN_DEFAULTS.maxConcurrency, async (items) => {
     const event: MapEvent = { Items: items, BatchInput: { bucket, mode } };
     const startDate = new Date();
-    const seen = new Set<string>();
-    const onItem = (result: MapItemResult): void => {
-      seen.add(result.key);
-      record(result);
+    // Per key, across attempts: a file solved once stays solved (a retry skips it by its ETag).
+    const results = new Map<string, MapItemResult>();
+    const keep = (result: MapItemResult): void => {
+      const earlier = results.get(result.key);
+      if (!earlier || earlier.status === 'failed') results.set(result.key, result);
     };
-    try {
-      const output = await handleMapEvent(event, {
-        client,
-        onItem,
-        ...(options.filesInFlight === undefined ? {} : { filesInFlight: options.filesInFlight }),
-        ...(options.partSize === undefined ? {} : { partSize: options.partSize }),
-      });
-      invocations.succeeded++;
-      report?.add({ input: event, output, startDate, stopDate: new Date() });
-    } catch (error) {
-      invocations.failed++;
-      // Not a file's failure (those are results): the invocation as a whole failed, so every
-      // file it did not report counts failed, as the map counts them.
-      if (!(error instanceof BatchItemsFailedError)) {
-        for (const item of items)
-          if (!seen.has(item.Key)) record({ key: item.Key, status: 'failed', error: itemError(error) });
+    const recordGroup = (): void => {
+      for (const item of items) {
+        const result = results.get(item.Key);
+        if (result) record(result);
       }
-      report?.add({
-        input: event,
-        error: error instanceof Error ? error : new Error(String(error)),
-        startDate,
-        stopDate: new Date(),
-      });
+    };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const output = await handleMapEvent(event, {
+          client,
+          onItem: keep,
+          ...(options.filesInFlight === undefined ? {} : { filesInFlight: options.filesInFlight }),
+          ...(options.partSize === undefined ? {} : { partSize: options.partSize }),
+        });
+        invocations.succeeded++;
+        recordGroup();
+        report?.add({ input: event, output, startDate, stopDate: new Date() });
+        return;
+      } catch (error) {
+        // As the map's Retry rule: a group whose files partly failed is invoked again, after a
+        // growing wait; the files it already solved are skipped by their ETag.
+        if (error instanceof BatchItemsFailedError && attempt < retry.retries) {
+          invocations.retried++;
+          await delay(retry.intervalSeconds * 1000 * retry.backoffRate ** attempt);
+          continue;
+        }
+        invocations.failed++;
+        // Not a file's failure (those are results): the invocation as a whole failed, so every
+        // file it did not report counts failed, as the map counts them.
+        for (const item of items)
+          if (!results.has(item.Key))
+            results.set(item.Key, { key: item.Key, status: 'failed', error: itemError(error) });
+        recordGroup();
+        report?.add({
+          input: event,
+          error: error instanceof Error ? error : new Error(String(error)),
+          startDate,
+          stopDate: new Date(),
+        });
+        return;
+      }
     }
   });
 

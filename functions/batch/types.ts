@@ -109,7 +109,8 @@ export interface RunSummary extends RunTotals {
   /** Objects listed (every status counts one). */
   listed: number;
   /** Groups of keys handed to one invocation each, by how the invocation ended. */
-  invocations: { succeeded: number; failed: number };
+  /** Invocations (map items); `retried` counts the extra attempts of groups whose files partly failed. */
+  invocations: { succeeded: number; failed: number; retried: number };
   /** Listed objects per second of the whole run, whatever their status. */
   filesPerSecond: number;
   /** Puzzles (rows) solved by this run per second. */

@@ -3,6 +3,7 @@ import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBatchJob } from '../../functions/batch/index.js';
+import { MAP_ITEM_RETRY } from '../../functions/contract/service-layout.js';
 import type { MapItemResult, MapResult, ChildExecution, RunManifest, RunSummary } from '../../functions/batch/index.js';
 import { handleS3Event } from '../../functions/s3/index.js';
 import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
@@ -26,6 +27,8 @@ const run = (options: Partial<Parameters<typeof runBatchJob>[0]> = {}): Promise<
     runClient: clientFor(s3.server.endpoint, 'run'),
     bucket: s3.bucket,
     mode: 'batch',
+    // The map's retry rule, with the waits shortened.
+    retry: { intervalSeconds: 0.01 },
     ...options,
   });
 
@@ -178,7 +181,8 @@ describe('a bad file in a group', () => {
     expect(summary).toMatchObject({
       listed: 10,
       files: { solved: 9, failed: 1 },
-      invocations: { succeeded: 0, failed: 1 },
+      // The map retried the group twice (MAP_ITEM_RETRY); the file failed each time.
+      invocations: { succeeded: 0, failed: 1, retried: MAP_ITEM_RETRY.retries },
     });
     expect(summary.failures).toEqual([
       { key: 'batch/group/file-004-broken.txt.gz', error: { code: expect.any(String), message: expect.any(String) } },
@@ -198,6 +202,30 @@ describe('a bad file in a group', () => {
       errorType: 'BatchItemsFailedError',
       errorMessage: expect.stringMatching(/^1 of 10 file\(s\) failed: batch\/group\/file-004-broken\.txt\.gz \(/),
     });
+  });
+
+  it('is retried within the run when the failure was transient: the group is invoked again, the solved files skipped', async () => {
+    const files = mixedPuzzleFiles('batch/', 'flaky', 4, 2);
+    await putAll(s3, files);
+    // Three 500s in a row: more than the SDK's own retries (3 attempts) absorb, so the file fails once.
+    let failures = 0;
+    proxy.failWhere((request) => request.method === 'GET' && request.url.includes('flaky/file-002') && failures++ < 3);
+    const before = proxy.requests.length;
+    const seen: MapItemResult[] = [];
+    const summary = await throughProxy({ prefix: 'flaky/', onItem: (r) => seen.push(r) });
+    proxy.failWhere(undefined);
+    expect(summary).toMatchObject({
+      files: { solved: 4, failed: 0, skipped: 0 },
+      invocations: { succeeded: 1, failed: 0, retried: 1 },
+    });
+    expect(seen.map((r) => r.status)).toEqual(['solved', 'solved', 'solved', 'solved']);
+    const checks = await Promise.all(files.map((f) => solvedCorrectly(s3, f)));
+    expect(checks.every(Boolean)).toBe(true);
+    // The retry read only the failed file again: three sources once, the flaky one 3 + 1 times.
+    const sourceReads = proxy.requests
+      .slice(before)
+      .filter((r) => r.method === 'GET' && r.url.includes('/batch/flaky/') && !r.url.includes('list-type'));
+    expect(sourceReads).toHaveLength(7);
   });
 
   it('is solved by the next run once S3 answers again, while the files already done are skipped', async () => {
