@@ -145,3 +145,18 @@ describe('the built bundle dist/handler/index.mjs, run alone from a folder outsi
     expect(records.some((r) => String(r.message).includes('No application metrics'))).toBe(false);
   });
 });
+
+describe('what the deployable bundle holds', () => {
+  it('ships none of the twin (functions/local/), nor its AGPL IAM evaluator, s3rver or the CDK', () => {
+    const sources = readdirSync(bundleDir, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.map'))
+      .flatMap(
+        (file) => (JSON.parse(readFileSync(path.join(bundleDir, file), 'utf8')) as { sources: string[] }).sources,
+      );
+    expect(sources.some((s) => s.includes('functions/pipeline/'))).toBe(true);
+    const foreign = sources.filter((s) =>
+      /functions\/local\/|@cloud-copilot\/|node_modules\/s3rver\/|node_modules\/aws-cdk-lib\//.test(s),
+    );
+    expect(foreign).toEqual([]);
+  });
+});
