@@ -9,125 +9,51 @@
  * (b) an attack at twice the rate, hostile requests only (bench/hostile-requests.ts): 0 5xx, 429s
  *     for the excess, and the most executions in flight, which must stay within the pool.
  *
- * Latency is this machine's: the handler runs on the threads it can spare, so the attack's
- * admitted requests queue here where AWS would run each at once. The pool is counted on AWS's
- * timeline (functions/local/gateway-limits.ts: ExecutionPool), which the queue does not distort.
+ * The load generator runs in a child process (bench/load-client.ts). Latency is this machine's:
+ * the handler runs on the threads it can spare, so the attack's admitted requests queue here where
+ * AWS would run each at once. The pool is counted on AWS's timeline (functions/local/
+ * gateway-limits.ts: ExecutionPool), which the queue does not distort. The rate at which requests
+ * reached the gateway is printed: on a small machine the attack's 1 MiB bodies arrive slower than
+ * they are offered.
  */
-import { execSync } from 'node:child_process';
+import { execSync, spawn } from 'node:child_process';
 import { cpus } from 'node:os';
-import { pathToFileURL } from 'node:url';
-import autocannon from 'autocannon';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { API_WORST_CASE_MS } from '../../functions/contract/api-capacity.js';
 import { startHandlerThreads } from '../../functions/local/handler-threads.js';
 import { startHttpServer } from '../../functions/local/http-server.js';
 import { stackGatewayLimits } from '../../functions/local/stack-limits.js';
-import { type BenchRequest, hostileRequests, puzzleSet } from '../hostile-requests.js';
+import type { Offered } from '../load-client.js';
 
-const MIXED_SECONDS = 10;
-const ATTACK_SECONDS = 3;
-
-/** Ordinary traffic: what apps, scripts and the web page send, good and bad. */
-function mixedRequests(): BenchRequest[] {
-  const easy = puzzleSet('puzzles2_17_clue');
-  const hard = puzzleSet('puzzles5_forum_hardest_1905_11+');
-  const json = (body: unknown): BenchRequest => ({
-    name: 'json',
-    method: 'POST',
-    path: '/solve',
-    contentType: 'application/json',
-    body: JSON.stringify(body),
-  });
-  const text = (lines: string[]): BenchRequest => ({
-    name: 'text',
-    method: 'POST',
-    path: '/solve',
-    contentType: 'text/plain',
-    body: `${lines.join('\n')}\n`,
-  });
-  const rows = (b: string) => Array.from({ length: 9 }, (_, r) => [...b.slice(r * 9, r * 9 + 9)]);
-  const numbers = (b: string) => rows(b).map((row) => row.map((c) => (c === '.' ? 0 : Number(c))));
-  const requests: BenchRequest[] = [];
-  for (let i = 0; i < 20; i++) {
-    requests.push(
-      json({ board: easy[i]! }),
-      json({ board: rows(hard[i]!) }),
-      json({ board: numbers(easy[100 + i]!) }),
-      json({ boards: easy.slice(i * 50, i * 50 + 50) }),
-      json({ boards: hard.slice(i * 20, i * 20 + 20) }),
-      text(easy.slice(1000 + i * 20, 1000 + i * 20 + 20)),
-      text(hard.slice(500 + i * 5, 500 + i * 5 + 5)),
-      json({ board: `55${easy[i]!.slice(2)}` }), // repeated givens: 400
-      { name: 'malformed', method: 'POST', path: '/solve', contentType: 'application/json', body: '{"board":' }, // 400
-      { name: 'wrong type', method: 'POST', path: '/solve', contentType: 'text/csv', body: easy[i]! }, // 415
-    );
-  }
-  return requests;
-}
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 interface Phase {
   label: string;
-  requests: BenchRequest[];
+  mix: 'mixed' | 'attack';
   rate: number;
   seconds: number;
-  /** Connections per autocannon instance: enough that none waits for an answer to send on time. */
-  connections: number;
 }
 
-/**
- * autocannon paces `overallRate` as a quota per connection per second, sent at the top of each
- * second: a burst of the whole second's requests, which any token bucket answers with 429s. So the
- * rate is split over INSTANCES instances started 1/INSTANCES s apart: a burst of rate/INSTANCES
- * every 1/INSTANCES s, smooth at the bucket's scale.
- */
-const INSTANCES = 10;
-
-interface Offered {
-  statuses: Map<number, number>;
-  latencies: number[];
-  errors: number;
-  timeouts: number;
-  seconds: number;
-}
-
+/** The load generator in a child process (bench/load-client.ts): its bodies do not compete with the gateway. */
 async function offer(url: string, phase: Phase): Promise<Offered> {
-  const offered: Offered = { statuses: new Map(), latencies: [], errors: 0, timeouts: 0, seconds: 0 };
-  const start = performance.now();
-  const rates = Array.from(
-    { length: INSTANCES },
-    (_, i) => Math.floor(((i + 1) * phase.rate) / INSTANCES) - Math.floor((i * phase.rate) / INSTANCES),
+  const child = spawn(
+    path.join(root, 'node_modules', '.bin', 'tsx'),
+    [path.join(root, 'bench', 'load-client.ts'), url, phase.mix, String(phase.rate), String(phase.seconds)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  const requests = phase.requests.map((r) => ({
-    method: r.method,
-    path: r.path,
-    ...(r.contentType ? { headers: { 'content-type': r.contentType } } : {}),
-    ...(r.body !== undefined ? { body: r.body } : {}),
-  }));
-  await Promise.all(
-    rates.map(async (rate, i) => {
-      await new Promise((resolve) => setTimeout(resolve, (i * 1000) / INSTANCES));
-      const shift = Math.floor((i * requests.length) / INSTANCES);
-      const result = await autocannon({
-        url,
-        connections: Math.min(phase.connections, rate),
-        overallRate: rate,
-        amount: rate * phase.seconds,
-        duration: phase.seconds * 20, // a bound; `amount` ends the run first
-        timeout: 300,
-        requests: [...requests.slice(shift), ...requests.slice(0, shift)],
-        setupClient: (client) => {
-          client.on('response', (status: number, _bytes: number, ms: number) => {
-            offered.statuses.set(status, (offered.statuses.get(status) ?? 0) + 1);
-            offered.latencies.push(ms);
-          });
-        },
-      });
-      offered.errors += result.errors;
-      offered.timeouts += result.timeouts;
-    }),
-  );
-  offered.seconds = (performance.now() - start) / 1000;
-  return offered;
+  const chunks: Buffer[] = [];
+  child.stdout.on('data', (c: Buffer) => chunks.push(c));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`bench/load-client.ts exited with ${code}`);
+  const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Omit<Offered, 'statuses'> & {
+    statuses: [number, number][];
+  };
+  return { ...parsed, statuses: new Map(parsed.statuses) };
 }
+
+const MIXED_SECONDS = 10;
+const ATTACK_SECONDS = 3;
 
 async function runPhase(phase: Phase) {
   const limits = stackGatewayLimits({});
@@ -171,17 +97,15 @@ export async function run(): Promise<void> {
   const phases: Phase[] = [
     {
       label: '(a) mixed traffic at the rate',
-      requests: mixedRequests(),
+      mix: 'mixed',
       rate: solve.rate,
       seconds: MIXED_SECONDS,
-      connections: 4,
     },
     {
       label: '(b) attack at twice the rate, hostile requests only',
-      requests: hostileRequests(),
+      mix: 'attack',
       rate: 2 * solve.rate,
       seconds: ATTACK_SECONDS,
-      connections: Math.ceil((2 * solve.rate * ATTACK_SECONDS) / INSTANCES) + 1,
     },
   ];
   const failures: string[] = [];
@@ -190,7 +114,8 @@ export async function run(): Promise<void> {
     const count = (code: number) => offered.statuses.get(code) ?? 0;
     const codes = [...offered.statuses].sort(([a], [b]) => a - b);
     const fivexx = codes.filter(([code]) => code >= 500).reduce((n, [, c]) => n + c, 0);
-    const admittedBound = Math.floor(solve.burst + solve.rate * phase.seconds);
+    // What the bucket can admit over the time the requests actually arrived in.
+    const admittedBound = Math.floor(solve.burst + solve.rate * stats.arrivalSeconds);
     console.log(
       `${phase.label}: ${Math.round(phase.rate * phase.seconds)} requests offered at ${phase.rate}/s for ${phase.seconds} s`,
     );
@@ -205,7 +130,7 @@ export async function run(): Promise<void> {
         'runs each admitted request at once)',
     );
     console.log(
-      `  gateway: 429 x ${stats.throttled} (the bucket admits at most ${admittedBound} in ${phase.seconds} s: ` +
+      `  gateway: arrivals ${(answered / stats.arrivalSeconds).toFixed(0)}/s; 429 x ${stats.throttled} (the bucket admits at most ${admittedBound} as they arrived over ${stats.arrivalSeconds.toFixed(2)} s: ` +
         `burst ${solve.burst} + ${solve.rate}/s); pool: full ${stats.poolFull} times, peak executions in flight ` +
         `${stats.peakExecutions} of ${limits.reservedConcurrency}`,
     );
@@ -214,6 +139,9 @@ export async function run(): Promise<void> {
     if (offered.errors > 0) failures.push(`${phase.label}: ${offered.errors} connection errors`);
     if (phase === phases[0] && count(429) > 0) failures.push(`${phase.label}: ${count(429)} 429s below the rate`);
     if (phase === phases[1] && count(429) === 0) failures.push(`${phase.label}: no 429 for the excess`);
+    const admitted = answered - count(429);
+    if (admitted > admittedBound)
+      failures.push(`${phase.label}: ${admitted} admitted, over the bucket's ${admittedBound}`);
   }
   if (failures.length) throw new Error(`load bench: ${failures.join('; ')}`);
 }

@@ -34,6 +34,8 @@ export interface GatewayStats {
   poolFull: number;
   /** Most executions of the API function in flight at once (see ExecutionPool). */
   peakExecutions: number;
+  /** Seconds from the first request's arrival to the last's. */
+  arrivalSeconds: number;
 }
 
 export interface RunningHttpServer {
@@ -64,6 +66,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     throttle: options.limits ? new StageThrottle(options.limits.routeThrottles) : undefined,
     pool: new ExecutionPool(options.limits?.reservedConcurrency ?? 0),
     throttled: 0,
+    firstAt: undefined,
+    lastAt: 0,
     invoker: typeof options.handler === 'function' ? inProcess(options.handler) : options.handler,
   };
   const server = createServer((req, res) => {
@@ -88,7 +92,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),
-    stats: () => ({ throttled: gate.throttled, poolFull: gate.pool.throttled, peakExecutions: gate.pool.peak }),
+    stats: () => ({
+      throttled: gate.throttled,
+      poolFull: gate.pool.throttled,
+      peakExecutions: gate.pool.peak,
+      arrivalSeconds: gate.firstAt === undefined ? 0 : (gate.lastAt - gate.firstAt) / 1000,
+    }),
   };
 }
 
@@ -97,6 +106,8 @@ interface Gate {
   pool: ExecutionPool;
   throttled: number;
   invoker: Invoker;
+  firstAt: number | undefined;
+  lastAt: number;
 }
 
 /** The API function's timeout, as deployed: the solving budget shrinks to fit it, as in AWS. */
@@ -125,6 +136,8 @@ async function serve(req: IncomingMessage, res: ServerResponse, options: HttpSer
   // The stage throttle decides on arrival, by the route's bucket; the body is still read (and
   // dropped), so the client reads the 429 instead of a reset connection.
   const method = req.method ?? 'GET';
+  gate.lastAt = performance.now();
+  gate.firstAt ??= gate.lastAt;
   const admitted = gate.throttle?.admit(method, (req.url ?? '/').split('?')[0]!) ?? true;
   const body = await readBody(req);
   if (!admitted) {
