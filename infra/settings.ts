@@ -3,6 +3,7 @@
 // so a typo fails the synth with a clear message instead of deploying something surprising.
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
+import { API_WORST_CASE_MS } from '../functions/contract/api-capacity.js';
 import { CORS, FUNCTION_TIMEOUT_DEFAULTS, RUN_DEFAULTS } from '../functions/contract/service-layout.js';
 
 export type ApiAuth = 'none' | 'iam';
@@ -16,9 +17,9 @@ export interface Settings {
   readonly apiTimeoutSeconds: number;
   /** Concurrency reserved for the API function (its ceiling, and a pool nothing else can take); 0 = none. */
   readonly apiReservedConcurrency: number;
-  /** HTTP API steady-state rate (requests/s); derived from the API function's concurrency when unset. */
+  /** Steady-state rate (requests/s) of the route that solves, POST /solve; derived from the API function's pool when unset. */
   readonly apiRateLimit: number;
-  /** HTTP API burst (requests); derived from the API function's concurrency when unset. */
+  /** Burst (requests) of POST /solve; derived from the API function's pool when unset. */
   readonly apiBurstLimit: number;
   /** `none` (public, throttled) or `iam` (SigV4-signed callers only). */
   readonly apiAuth: ApiAuth;
@@ -78,9 +79,10 @@ export const defaults: Settings = {
   apiMemoryMb: 1769,
   apiTimeoutSeconds: FUNCTION_TIMEOUT_DEFAULTS.api,
   apiReservedConcurrency: 100,
-  // What derivedThrottle(100, 5) gives (a test holds them equal): 50 + 10/s x 5 s = 100 in flight.
-  apiRateLimit: 10,
-  apiBurstLimit: 50,
+  // What derivedThrottle(100, 'none') gives (a test holds them equal): with W = 0.5 s, POST /solve
+  // holds 28 + 111/s x 0.5 s = 83.5 executions and the other routes 16.5: 100 in flight at most.
+  apiRateLimit: 111,
+  apiBurstLimit: 28,
   apiAuth: 'none',
   filesMemoryMb: 1769,
   filesTimeoutSeconds: FUNCTION_TIMEOUT_DEFAULTS.files,
@@ -107,18 +109,74 @@ const replacedKeys: Record<string, string> = {
   timeoutSeconds: 'apiTimeoutSeconds and filesTimeoutSeconds',
 };
 
+/** One route's token bucket: steady rate (requests/s) and burst (the bucket's size). */
+export interface RouteThrottle {
+  readonly rate: number;
+  readonly burst: number;
+}
+
+/** The route that solves: it gets the pool, less what the small buckets of the other routes hold. */
+export const SOLVE_ROUTE = 'POST /solve';
+
 /**
- * The stage throttle that keeps the API function inside its concurrency. A request holds one
- * execution for at most `timeoutSeconds`, so the peak in flight is a full burst plus what the
- * steady rate admits while the first of them run: burst + rate x timeout (Little's law gives the
- * steady part, rate x duration; the burst comes on top). Half the pool goes to the steady rate, the
- * rest to the burst, and the two add up to the pool exactly. An unreserved function (0) is throttled
- * as if it had the default pool, which still bounds its cost.
+ * Every other route that reaches the API function, each with a small bucket of its own (API
+ * Gateway applies a stage's route throttle to each route separately: docs/infra.md). `GET /` is the
+ * web page, loaded once per visit; `$default` is every other path or method (the function's
+ * 404/405, and CORS preflights in the public mode).
  */
-export function derivedThrottle(reservedConcurrency: number, timeoutSeconds: number): { rate: number; burst: number } {
+export const SMALL_ROUTE_THROTTLES: Readonly<Record<string, RouteThrottle>> = {
+  'GET /': { rate: 5, burst: 5 },
+  'GET /health': { rate: 2, burst: 2 },
+  'GET /openapi.json': { rate: 2, burst: 2 },
+  $default: { rate: 2, burst: 2 },
+};
+
+/** With `apiAuth=iam`, browsers' unsigned CORS preflights get a route of their own (infra/constructs/http-api.ts). */
+export const PREFLIGHT_ROUTE = 'OPTIONS /{proxy+}';
+
+/** The small-bucket routes a stack with `auth` has, with their buckets. */
+export function smallRouteThrottles(auth: ApiAuth): Record<string, RouteThrottle> {
+  return auth === 'iam'
+    ? { ...SMALL_ROUTE_THROTTLES, [PREFLIGHT_ROUTE]: SMALL_ROUTE_THROTTLES.$default! }
+    : { ...SMALL_ROUTE_THROTTLES };
+}
+
+/**
+ * Executions a route's bucket can keep busy at once, in thousandths (integers, so the check is
+ * exact): a full burst, plus what the steady rate admits while the first of them still run, for
+ * the longest a request can run, W (Little's law gives the steady part, rate x duration; the burst
+ * comes on top).
+ */
+function inFlightMilli({ rate, burst }: RouteThrottle): number {
+  return burst * 1000 + rate * API_WORST_CASE_MS;
+}
+
+/** The most executions the stage can keep busy at once: every route's bucket full and its rate flowing. */
+export function peakInFlight(throttles: Readonly<Record<string, RouteThrottle>>): number {
+  return Object.values(throttles).reduce((sum, t) => sum + inFlightMilli(t), 0) / 1000;
+}
+
+/**
+ * The POST /solve throttle that keeps the API function inside its pool. Each request holds an
+ * execution for at most W (API_WORST_CASE_MS, measured: the per-request solving budget makes it
+ * so), so the routes together keep at most sum(burst + rate x W) executions busy. The small routes
+ * take their share; of the rest, two thirds go to the steady rate and one third to the burst, so a
+ * sustained load is what the pool serves best. An unreserved function (0) is throttled as if it had
+ * the default pool, which still bounds its cost.
+ */
+export function derivedThrottle(reservedConcurrency: number, auth: ApiAuth): RouteThrottle {
   const pool = reservedConcurrency > 0 ? reservedConcurrency : defaults.apiReservedConcurrency;
-  const rate = Math.max(1, Math.floor(pool / (2 * timeoutSeconds)));
-  return { rate, burst: Math.max(1, pool - rate * timeoutSeconds) };
+  const leftMilli = pool * 1000 - peakInFlight(smallRouteThrottles(auth)) * 1000;
+  const twoThirds = Math.floor((2 * leftMilli) / (3 * API_WORST_CASE_MS));
+  const rate = Math.max(1, Math.min(twoThirds, Math.floor((leftMilli - 1000) / API_WORST_CASE_MS)));
+  return { rate, burst: Math.max(1, Math.floor((leftMilli - rate * API_WORST_CASE_MS) / 1000)) };
+}
+
+/** Every route's bucket, as the stage sets them (RouteSettings) and the local twin applies them. */
+export function apiRouteThrottles(
+  s: Pick<Settings, 'apiRateLimit' | 'apiBurstLimit' | 'apiAuth'>,
+): Record<string, RouteThrottle> {
+  return { [SOLVE_ROUTE]: { rate: s.apiRateLimit, burst: s.apiBurstLimit }, ...smallRouteThrottles(s.apiAuth) };
 }
 
 /** Context values arrive as strings from `-c key=value` and as JSON values from cdk.json. */
@@ -198,14 +256,15 @@ export function readSettings(node: Node): Settings {
   }
   const apiTimeoutSeconds = integer(node, 'apiTimeoutSeconds', defaults.apiTimeoutSeconds, 3, 29);
   const apiReservedConcurrency = integer(node, 'apiReservedConcurrency', defaults.apiReservedConcurrency, 0, 10000);
-  const throttle = derivedThrottle(apiReservedConcurrency, apiTimeoutSeconds);
+  const apiAuth = text(node, 'apiAuth', defaults.apiAuth, /^(none|iam)$/) as ApiAuth;
+  const throttle = derivedThrottle(apiReservedConcurrency, apiAuth);
   const settings: Settings = {
     apiMemoryMb: integer(node, 'apiMemoryMb', defaults.apiMemoryMb, 128, 10240),
     apiTimeoutSeconds,
     apiReservedConcurrency,
     apiRateLimit: integer(node, 'apiRateLimit', throttle.rate, 1, 10000),
     apiBurstLimit: integer(node, 'apiBurstLimit', throttle.burst, 1, 5000),
-    apiAuth: text(node, 'apiAuth', defaults.apiAuth, /^(none|iam)$/) as ApiAuth,
+    apiAuth,
     filesMemoryMb: integer(node, 'filesMemoryMb', defaults.filesMemoryMb, 128, 10240),
     filesTimeoutSeconds: integer(node, 'filesTimeoutSeconds', defaults.filesTimeoutSeconds, 30, 900),
     filesReservedConcurrency: integer(node, 'filesReservedConcurrency', defaults.filesReservedConcurrency, 0, 10000),
@@ -235,27 +294,31 @@ export function readSettings(node: Node): Settings {
 }
 
 /**
- * The settings that must agree with each other. The stage throttle must not admit more requests
- * than the API function's pool can run at once, or the excess is throttled by Lambda and the
- * client gets a 5xx instead of API Gateway's 429; the map must fit in the files function's pool.
+ * The settings that must agree with each other. The stage's route throttles together must not
+ * admit more requests than the API function's pool can run at once (burst + rate x W summed over
+ * the routes), or the excess is throttled by Lambda and the client gets a 5xx instead of API
+ * Gateway's 429; the map must fit in the files function's pool.
  */
 function checkConcurrency(s: Settings): void {
-  if (s.apiReservedConcurrency > 0 && s.apiReservedConcurrency <= s.apiTimeoutSeconds) {
-    throw new Error(
-      `context "apiReservedConcurrency" (${s.apiReservedConcurrency}) must be 0 (no reservation) or more than ` +
-        `apiTimeoutSeconds (${s.apiTimeoutSeconds}): the smallest throttle, 1 request/s, keeps up to ` +
-        `${s.apiTimeoutSeconds} requests in flight, plus a burst of at least 1`,
-    );
-  }
   if (s.apiReservedConcurrency > 0) {
-    const peak = s.apiBurstLimit + s.apiRateLimit * s.apiTimeoutSeconds;
+    const small = peakInFlight(smallRouteThrottles(s.apiAuth));
+    const smallest = small + peakInFlight({ [SOLVE_ROUTE]: { rate: 1, burst: 1 } });
+    if (s.apiReservedConcurrency < smallest) {
+      throw new Error(
+        `context "apiReservedConcurrency" (${s.apiReservedConcurrency}) must be 0 (no reservation) or at least ` +
+          `${Math.ceil(smallest)}: the small routes' buckets keep up to ${small} executions busy, and the smallest ` +
+          `POST /solve throttle (1 request/s for W = ${API_WORST_CASE_MS / 1000} s, plus a burst of 1) ` +
+          `${smallest - small} more`,
+      );
+    }
+    const peak = peakInFlight(apiRouteThrottles(s));
     if (peak > s.apiReservedConcurrency) {
-      const fit = derivedThrottle(s.apiReservedConcurrency, s.apiTimeoutSeconds);
+      const fit = derivedThrottle(s.apiReservedConcurrency, s.apiAuth);
       throw new Error(
         `context "apiRateLimit"/"apiBurstLimit": burst ${s.apiBurstLimit} + rate ${s.apiRateLimit}/s x ` +
-          `apiTimeoutSeconds ${s.apiTimeoutSeconds} = ${peak} requests in flight, more than apiReservedConcurrency ` +
-          `${s.apiReservedConcurrency}; lower them (e.g. rate ${fit.rate}, burst ${fit.burst}), lower apiTimeoutSeconds, ` +
-          'or raise apiReservedConcurrency',
+          `W ${API_WORST_CASE_MS / 1000} s on POST /solve, plus ${small} for the other routes, = ${peak} requests ` +
+          `in flight, more than apiReservedConcurrency ${s.apiReservedConcurrency}; lower them ` +
+          `(e.g. rate ${fit.rate}, burst ${fit.burst}), or raise apiReservedConcurrency`,
       );
     }
   }

@@ -14,7 +14,7 @@ import { deadLetterQueue } from './constructs/queues.js';
 import { SolverFunction } from './constructs/solver-function.js';
 import { Storage } from './constructs/storage.js';
 import { prefixes } from '../functions/contract/service-layout.js';
-import type { Settings } from './settings.js';
+import { apiRouteThrottles, type Settings } from './settings.js';
 
 /** Fraction of its timeout an invocation may run before the near-timeout alarm fires. */
 export const NEAR_TIMEOUT = 0.8;
@@ -53,14 +53,14 @@ export class SudokuStack extends Stack {
       reservedConcurrency: settings.filesReservedConcurrency,
     }).function;
 
-    // HTTP API: synchronous solving for apps, scripts, curl and browsers. Its throttle is derived
-    // from the API function's pool (settings.ts), so API Gateway answers 429 before Lambda throttles.
+    // HTTP API: synchronous solving for apps, scripts, curl and browsers. Its route throttles are
+    // derived from the API function's pool and the worst-case request (settings.ts), so API Gateway
+    // answers 429 before Lambda throttles.
     const http = new HttpApi(this, 'Http', {
       handler: apiFunction,
       auth: settings.apiAuth,
       corsOrigins: settings.corsOrigins,
-      rateLimit: settings.apiRateLimit,
-      burstLimit: settings.apiBurstLimit,
+      routeThrottles: apiRouteThrottles(settings),
       logRetentionDays: settings.logRetentionDays,
     });
 

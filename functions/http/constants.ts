@@ -1,3 +1,5 @@
+import { API_SOLVE_BUDGET_MS } from '../contract/api-capacity.js';
+
 /**
  * Largest request body accepted, in bytes after base64 decoding. 1 MiB holds 1000 boards in the
  * widest shape (9x9 strings, ~400 bytes each) with room to spare and keeps well under Lambda's
@@ -12,10 +14,11 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 export const MAX_BOARDS = 1000;
 
 /**
- * Most time one request may spend solving. API Gateway HTTP API gives up on an integration after
- * 30 s (the client would get a 503); stopping first lets the client get a precise 413 instead.
+ * Most time one request may spend solving: the per-request budget, far below the function's timeout,
+ * so every request's work is bounded by construction and the stage throttle can be sized from it
+ * (functions/contract/api-capacity.ts). A function whose time left is shorter stops sooner.
  */
-export const MAX_SOLVE_MS = 20_000;
+export const MAX_SOLVE_MS = API_SOLVE_BUDGET_MS;
 
 /** Time kept back from the function's own timeout for shaping and returning the answer. */
 export const SOLVE_SAFETY_MARGIN_MS = 2_000;

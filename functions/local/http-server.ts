@@ -4,6 +4,7 @@ import type { Context } from 'aws-lambda';
 import { buildHttpApiEvent } from './http-api-event.js';
 import { FUNCTION_TIMEOUT_DEFAULTS } from '../contract/service-layout.js';
 import { createLambdaContext } from './lambda-context.js';
+import { ExecutionPool, type GatewayLimits, type Invoker, StageThrottle } from './gateway-limits.js';
 
 export type LambdaHandler = (event: unknown, context: Context) => Promise<unknown>;
 
@@ -11,15 +12,37 @@ export interface HttpServerOptions {
   /** 0 picks a free port (tests). */
   port: number;
   host?: string;
-  handler: LambdaHandler;
+  /**
+   * The API function: a handler run in this process, or an Invoker that runs it elsewhere (worker
+   * threads: functions/local/handler-threads.ts), so this thread stays free to take requests.
+   */
+  handler: LambdaHandler | Invoker;
   /** Called with what went wrong when the handler throws (API Gateway answers 500 then). */
   onHandlerError?: (error: unknown) => void;
+  /**
+   * The stage's route throttles and the API function's pool (`npm start` passes the stack's:
+   * functions/local/stack-limits.ts); without them every request reaches the handler.
+   */
+  limits?: GatewayLimits;
+}
+
+/** What the gateway and the pool did since the server started. */
+export interface GatewayStats {
+  /** Requests answered 429 by a route's token bucket. */
+  throttled: number;
+  /** Invocations refused because the API function's pool was full (answered 500). */
+  poolFull: number;
+  /** Most executions of the API function in flight at once (see ExecutionPool). */
+  peakExecutions: number;
+  /** Seconds from the first request's arrival to the last's. */
+  arrivalSeconds: number;
 }
 
 export interface RunningHttpServer {
   /** e.g. `http://127.0.0.1:3000` (no trailing slash). */
   url: string;
   close(): Promise<void>;
+  stats(): GatewayStats;
 }
 
 /** API Gateway HTTP API refuses request bodies over 10 MB itself, before any Lambda runs. */
@@ -39,8 +62,16 @@ export const LAMBDA_MAX_RESULT_BYTES = 6_291_556;
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const host = options.host ?? '127.0.0.1';
+  const gate: Gate = {
+    throttle: options.limits ? new StageThrottle(options.limits.routeThrottles) : undefined,
+    pool: new ExecutionPool(options.limits?.reservedConcurrency ?? 0),
+    throttled: 0,
+    firstAt: undefined,
+    lastAt: 0,
+    invoker: typeof options.handler === 'function' ? inProcess(options.handler) : options.handler,
+  };
   const server = createServer((req, res) => {
-    serve(req, res, options).catch((error: unknown) => {
+    serve(req, res, options, gate).catch((error: unknown) => {
       options.onHandlerError?.(error);
       if (!res.headersSent) sendGatewayError(res, 500, 'Internal Server Error');
       else res.destroy();
@@ -61,24 +92,80 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),
+    stats: () => ({
+      throttled: gate.throttled,
+      poolFull: gate.pool.throttled,
+      peakExecutions: gate.pool.peak,
+      arrivalSeconds: gate.firstAt === undefined ? 0 : (gate.lastAt - gate.firstAt) / 1000,
+    }),
   };
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, options: HttpServerOptions): Promise<void> {
+interface Gate {
+  throttle: StageThrottle | undefined;
+  pool: ExecutionPool;
+  throttled: number;
+  invoker: Invoker;
+  firstAt: number | undefined;
+  lastAt: number;
+}
+
+/** The API function's timeout, as deployed: the solving budget shrinks to fit it, as in AWS. */
+const API_TIMEOUT_MS = FUNCTION_TIMEOUT_DEFAULTS.api * 1000;
+
+/**
+ * The handler run in this process. Invocations start after the current turn of the event loop, so
+ * every request read in the same turn is stamped with its arrival before any of them runs.
+ */
+function inProcess(handler: LambdaHandler): Invoker {
+  return {
+    async invoke(event, admittedAt, pool) {
+      await new Promise((resolve) => setImmediate(resolve));
+      const release = pool.acquire(admittedAt);
+      if (!release) return { ok: false };
+      try {
+        return { ok: true, result: await handler(event, createLambdaContext({ timeoutMs: API_TIMEOUT_MS })) };
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
+async function serve(req: IncomingMessage, res: ServerResponse, options: HttpServerOptions, gate: Gate): Promise<void> {
+  // The stage throttle decides on arrival, by the route's bucket; the body is still read (and
+  // dropped), so the client reads the 429 instead of a reset connection.
+  const method = req.method ?? 'GET';
+  gate.lastAt = performance.now();
+  gate.firstAt ??= gate.lastAt;
+  const admitted = gate.throttle?.admit(method, (req.url ?? '/').split('?')[0]!) ?? true;
   const body = await readBody(req);
+  if (!admitted) {
+    gate.throttled++;
+    sendGatewayError(res, 429, 'Too Many Requests');
+    return;
+  }
   if (body === undefined) {
     sendGatewayError(res, 413, 'Request Entity Too Large');
     return;
   }
+  const admittedAt = performance.now();
   const event = buildHttpApiEvent({
-    method: req.method ?? 'GET',
+    method,
     url: req.url ?? '/',
     headers: req.headers,
     body,
     sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
   });
-  // The API function's timeout, as deployed: the solving budget shrinks to fit it, as in AWS.
-  const result = await options.handler(event, createLambdaContext({ timeoutMs: FUNCTION_TIMEOUT_DEFAULTS.api * 1000 }));
+  // The gateway invokes the function now. A full pool is Lambda's throttle, which API Gateway
+  // answers with a 500 (the function never runs).
+  const invocation = await gate.invoker.invoke(event, admittedAt, gate.pool);
+  if (!invocation.ok) {
+    options.onHandlerError?.(new Error("TooManyRequestsException: the API function's reserved concurrency is in use"));
+    sendGatewayError(res, 500, 'Internal Server Error');
+    return;
+  }
+  const { result } = invocation;
   // API Gateway tells the client its request id, the one the handler puts in problem details.
   res.setHeader('apigw-requestid', event.requestContext.requestId);
   const resultBytes = Buffer.byteLength(JSON.stringify(result ?? null), 'utf8');

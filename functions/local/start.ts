@@ -4,7 +4,9 @@
  */
 import { loadDeployedHandler } from './deployed-handler.js';
 import { pathToFileURL } from 'node:url';
+import { startHandlerThreads } from './handler-threads.js';
 import { startHttpServer } from './http-server.js';
+import { stackGatewayLimits } from './stack-limits.js';
 import { startS3Service } from './s3-service.js';
 
 export interface RunningService {
@@ -21,24 +23,36 @@ export interface ServiceContext {
 
 export type LocalService = (context: ServiceContext) => Promise<RunningService>;
 
-/** The HTTP API on http://127.0.0.1:${PORT:-3000}, answered by the real handler. */
+/**
+ * The HTTP API on http://127.0.0.1:${PORT:-3000}, answered by the real handler on worker threads,
+ * behind the stack's route throttles and the API function's pool (functions/local/stack-limits.ts).
+ */
 export const httpApiService: LocalService = async () => {
-  const handler = await loadDeployedHandler();
+  await loadDeployedHandler(); // fails early, and clearly, when the bundle is missing
+  const limits = stackGatewayLimits();
+  const threads = startHandlerThreads();
   const port = Number(process.env.PORT ?? 3000);
   const server = await startHttpServer({
     port,
-    handler,
+    handler: threads,
+    limits,
     onHandlerError: (error) =>
       process.stderr.write(`handler failed: ${error instanceof Error ? error.stack : String(error)}\n`),
   });
+  const solve = limits.routeThrottles['POST /solve']!;
   const board = '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79';
   return {
     banner: [
       `HTTP API    ${server.url}  (POST /solve, GET /health, GET /openapi.json; a web page at ${server.url}/)`,
       `  try:      curl -s ${server.url}/solve -H 'content-type: application/json' -d '{"board":"${board}"}'`,
       `  or lines: printf '${board}\\n' | curl -s ${server.url}/solve -H 'content-type: text/plain' --data-binary @-`,
+      `  limits:   as deployed: POST /solve ${solve.rate} requests/s, burst ${solve.burst} (429 above); ` +
+        `${limits.reservedConcurrency || 'no'} reserved executions (500 when full); handler on ${threads.threads} thread(s)`,
     ],
-    close: server.close,
+    close: async () => {
+      await server.close();
+      await threads.close();
+    },
   };
 };
 

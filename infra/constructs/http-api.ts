@@ -9,24 +9,33 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { CORS } from '../../functions/contract/service-layout.js';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { ApiAuth } from '../settings.js';
+import { type ApiAuth, PREFLIGHT_ROUTE, type RouteThrottle } from '../settings.js';
 
 export interface HttpApiProps {
   readonly handler: lambda.Function;
   readonly auth: ApiAuth;
   /** Origins allowed by CORS (`*` for any). */
   readonly corsOrigins: readonly string[];
-  readonly rateLimit: number;
-  readonly burstLimit: number;
+  /**
+   * Every route key's token bucket (settings.ts: apiRouteThrottles). Each becomes a route, and the
+   * stage throttles each route by its own bucket; `$default`'s is also the stage default.
+   */
+  readonly routeThrottles: Readonly<Record<string, RouteThrottle>>;
   readonly logRetentionDays: number;
 }
 
-/** The routes the function answers; anything else reaches it through `$default` and gets its 404/405. */
-export const routes = [
-  { method: apigw.HttpMethod.POST, path: '/solve' },
-  { method: apigw.HttpMethod.GET, path: '/health' },
-  { method: apigw.HttpMethod.GET, path: '/openapi.json' },
-] as const;
+/**
+ * The routes the function answers, from the route keys of `routeThrottles` (`METHOD /path`); any
+ * other request reaches it through `$default` and gets its 404/405.
+ */
+function explicitRoutes(routeThrottles: Readonly<Record<string, RouteThrottle>>) {
+  return Object.keys(routeThrottles)
+    .filter((key) => key !== '$default' && key !== PREFLIGHT_ROUTE)
+    .map((key) => {
+      const [method, path] = key.split(' ') as [keyof typeof apigw.HttpMethod, string];
+      return { method: apigw.HttpMethod[method], path };
+    });
+}
 
 /** One JSON line per request: enough to trace a client's call to the function's logs. */
 const accessLogFields = {
@@ -76,12 +85,13 @@ export class HttpApi extends Construct {
       },
     });
     props.handler.addEnvironment(CORS.originsEnv, props.corsOrigins.join(','));
-    // CDK gives each route's integration a Lambda permission of its own (`<api>/*/*/solve`...), but
-    // the $default route's (`<api>/*/*`) already allows every route: the extra ones allow nothing
+    // Routes the stage's RouteSettings name; CDK creates $default's for the default integration.
+    // CDK also gives each route's integration a Lambda permission of its own (`<api>/*/*/solve`...),
+    // but the $default route's (`<api>/*/*`) already allows every route: the extra ones allow nothing
     // more (test/infra/authorization.test.ts drops each grant in turn and finds them unneeded).
-    for (const route of routes) {
-      for (const added of this.api.addRoutes({ path: route.path, methods: [route.method], integration }))
-        added.node.tryRemoveChild('Solver-Permission');
+    const created = [this.api.node.findChild('DefaultRoute')];
+    for (const route of explicitRoutes(props.routeThrottles)) {
+      created.push(...this.api.addRoutes({ path: route.path, methods: [route.method], integration }));
     }
     // A browser sends its preflight unsigned: in IAM mode it would get 403 from the authorizer, so
     // preflights get a route of their own without authorization (the function answers them).
@@ -92,6 +102,7 @@ export class HttpApi extends Construct {
         integration,
         authorizer: new HttpNoneAuthorizer(),
       });
+      created.push(preflight!);
       Validations.of(preflight!).acknowledge({
         id: 'AwsSolutions-APIG4',
         reason:
@@ -99,22 +110,37 @@ export class HttpApi extends Construct {
       });
     }
 
+    for (const route of created.slice(1)) route.node.tryRemoveChild('Solver-Permission');
+
     // Access logs in their own log group, with retention.
     this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: props.logRetentionDays as logs.RetentionDays,
     });
 
-    // The $default stage, auto-deployed, throttled for every route (the API is public by default).
+    // The $default stage, auto-deployed. API Gateway throttles each route by its own bucket (the
+    // stage's default route throttle too is per route), so every route gets an explicit one, sized
+    // together to fit the API function's pool (settings.ts); the default is the smallest, for a route
+    // added without one.
+    const fallback = props.routeThrottles.$default;
+    if (!fallback) throw new Error('routeThrottles must give $default a bucket');
     this.stage = new apigw.HttpStage(this, 'DefaultStage', {
       httpApi: this.api,
       stageName: '$default',
       autoDeploy: true,
-      throttle: { rateLimit: props.rateLimit, burstLimit: props.burstLimit },
+      throttle: { rateLimit: fallback.rate, burstLimit: fallback.burst },
       accessLogSettings: {
         destination: new apigw.LogGroupLogDestination(this.accessLogs),
         format: AccessLogFormat.custom(JSON.stringify(accessLogFields)),
       },
     });
+    const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
+    for (const [key, { rate, burst }] of Object.entries(props.routeThrottles)) {
+      if (key === PREFLIGHT_ROUTE && props.auth !== 'iam') continue;
+      routeSettings[key] = { ThrottlingRateLimit: rate, ThrottlingBurstLimit: burst };
+    }
+    (this.stage.node.defaultChild as apigw.CfnStage).routeSettings = routeSettings;
+    // CloudFormation refuses RouteSettings for a route key that does not exist yet.
+    for (const route of created) this.stage.node.addDependency(route);
 
     if (props.auth === 'none') {
       Validations.of(this.api).acknowledge({

@@ -6,7 +6,9 @@ import { ClientError } from '../../functions/http/problems.js';
 import { buildHttpApiEvent } from '../../functions/local/http-api-event.js';
 import { createLambdaContext } from '../../functions/local/lambda-context.js';
 import { MAX_GUESSES } from '../../functions/sudoku/index.js';
-import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
+import { EASY, EASY_SOLUTION, NO_SOLUTION_DEEP } from '../helpers/boards.js';
+import { API_SOLVE_BUDGET_MS } from '../../functions/contract/api-capacity.js';
+import { FUNCTION_TIMEOUT_DEFAULTS } from '../../functions/contract/service-layout.js';
 
 describe('the solving time budget of one request', () => {
   it('lets work go on until the deadline, then throws a 413 naming how far it got and the limit', () => {
@@ -28,11 +30,26 @@ describe('the solving time budget of one request', () => {
     expect(error.extra.limit).toBe(100);
   });
 
-  it(`is ${MAX_SOLVE_MS} ms, or less when the function would time out first`, () => {
+  it(`is ${MAX_SOLVE_MS} ms, far below the API function's timeout, or less when the function would time out first`, () => {
+    expect(MAX_SOLVE_MS).toBe(API_SOLVE_BUDGET_MS);
+    expect(MAX_SOLVE_MS * 10).toBeLessThan(FUNCTION_TIMEOUT_DEFAULTS.api * 1000);
     expect(SolveBudget.forInvocation(undefined).limitMs).toBe(MAX_SOLVE_MS);
     expect(SolveBudget.forInvocation({ getRemainingTimeInMillis: () => 900_000 }).limitMs).toBe(MAX_SOLVE_MS);
-    expect(SolveBudget.forInvocation({ getRemainingTimeInMillis: () => 7_000 }).limitMs).toBe(5_000);
+    expect(SolveBudget.forInvocation({ getRemainingTimeInMillis: () => 5_000 }).limitMs).toBe(MAX_SOLVE_MS);
+    expect(SolveBudget.forInvocation({ getRemainingTimeInMillis: () => 2_100 }).limitMs).toBe(100);
     expect(SolveBudget.forInvocation({ getRemainingTimeInMillis: () => 500 }).limitMs).toBe(0);
+  });
+
+  it('stops a request of 1000 boards that would each search for milliseconds at the budget, with 413', async () => {
+    const event = buildHttpApiEvent({
+      method: 'POST',
+      url: '/solve',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ boards: Array(1000).fill(NO_SOLUTION_DEEP) }),
+    });
+    const result = (await handler(event, createLambdaContext({ timeoutMs: 5000 }))) as HttpResponse;
+    expect(result.statusCode).toBe(413);
+    expect(JSON.parse(result.body)).toMatchObject({ limit: MAX_SOLVE_MS });
   });
 
   it('turns the time left into a guess allowance, so one pathological board cannot outlast the function', () => {

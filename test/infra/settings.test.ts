@@ -2,7 +2,8 @@
 import { App } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaults, derivedThrottle, readSettings } from '../../infra/settings.js';
+import { API_WORST_CASE_MS } from '../../functions/contract/api-capacity.js';
+import { apiRouteThrottles, defaults, derivedThrottle, peakInFlight, readSettings } from '../../infra/settings.js';
 import { type Synthesized, cdkJsonContext, synth, unacknowledgedFindings } from './helpers.js';
 
 function settingsFrom(context: Record<string, unknown>) {
@@ -60,63 +61,82 @@ describe('readSettings', () => {
 });
 
 describe('the API throttle', () => {
-  it('defaults to what the default pool allows: burst 50 + 10 requests/s x 5 s = 100 = apiReservedConcurrency', () => {
-    expect(derivedThrottle(defaults.apiReservedConcurrency, defaults.apiTimeoutSeconds)).toEqual({
+  const W = API_WORST_CASE_MS / 1000;
+  const peak = (settings: ReturnType<typeof settingsFrom>) => peakInFlight(apiRouteThrottles(settings));
+
+  it('admits at least 100 requests/s on POST /solve at the default pool of 100, and no more in flight than the pool', () => {
+    expect(defaults.apiRateLimit).toBeGreaterThanOrEqual(100);
+    expect(derivedThrottle(defaults.apiReservedConcurrency, defaults.apiAuth)).toEqual({
       rate: defaults.apiRateLimit,
       burst: defaults.apiBurstLimit,
     });
-    expect(defaults.apiBurstLimit + defaults.apiRateLimit * defaults.apiTimeoutSeconds).toBe(
-      defaults.apiReservedConcurrency,
-    );
+    // 28 + 111/s x 0.5 s on POST /solve, and (5 + 5 x 0.5) + 3 x (2 + 2 x 0.5) on the small routes.
+    expect(peak(defaults)).toBe(100);
   });
 
-  it('follows apiReservedConcurrency and apiTimeoutSeconds when they change', () => {
-    expect(settingsFrom({ apiReservedConcurrency: '400', apiTimeoutSeconds: '10' })).toMatchObject({
-      apiBurstLimit: 200,
-      apiRateLimit: 20,
-    });
+  it('gives GET /, GET /health, GET /openapi.json and $default small buckets of their own, and iam mode its preflight route', () => {
+    expect(Object.keys(apiRouteThrottles(defaults)).sort()).toEqual([
+      '$default',
+      'GET /',
+      'GET /health',
+      'GET /openapi.json',
+      'POST /solve',
+    ]);
+    const iam = settingsFrom({ apiAuth: 'iam' });
+    expect(Object.keys(apiRouteThrottles(iam))).toContain('OPTIONS /{proxy+}');
+    expect(iam.apiRateLimit).toBeGreaterThanOrEqual(100);
+    expect(peak(iam)).toBeLessThanOrEqual(100);
+    for (const [key, { rate, burst }] of Object.entries(apiRouteThrottles(defaults))) {
+      if (key !== 'POST /solve') expect(burst + rate * W, key).toBeLessThanOrEqual(10);
+    }
   });
 
-  it('fills exactly the pool (burst + rate x timeout), whatever the pool and timeout', () => {
-    for (const timeout of [3, 5, 10, 29]) {
-      for (let pool = timeout + 1; pool <= 1000; pool += 7) {
-        const settings = settingsFrom({ apiReservedConcurrency: pool, apiTimeoutSeconds: timeout });
-        const { apiRateLimit: rate, apiBurstLimit: burst } = settings;
-        expect(burst + rate * timeout, `pool ${pool}, timeout ${timeout}`).toBe(pool);
-        expect(rate).toBeGreaterThanOrEqual(1);
-        expect(burst).toBeGreaterThanOrEqual(1);
+  it('follows apiReservedConcurrency when it changes', () => {
+    expect(settingsFrom({ apiReservedConcurrency: '400' })).toMatchObject({ apiRateLimit: 511, apiBurstLimit: 128 });
+  });
+
+  it('fits the pool (the sum over the routes of burst + rate x W), whatever the pool and mode', () => {
+    for (const apiAuth of ['none', 'iam'] as const) {
+      for (let pool = 21; pool <= 2000; pool += 7) {
+        const settings = settingsFrom({ apiReservedConcurrency: pool, apiAuth });
+        expect(peak(settings), `pool ${pool}, ${apiAuth}`).toBeLessThanOrEqual(pool);
+        expect(peak(settings), `pool ${pool}, ${apiAuth}`).toBeGreaterThan(pool - 1.5);
+        expect(settings.apiRateLimit).toBeGreaterThanOrEqual(1);
+        expect(settings.apiBurstLimit).toBeGreaterThanOrEqual(1);
       }
     }
   });
 
-  it('needs a pool larger than the timeout (1 request/s for the whole timeout, plus a burst of 1)', () => {
-    expect(() => settingsFrom({ apiReservedConcurrency: '5' })).toThrow(
-      'context "apiReservedConcurrency" (5) must be 0 (no reservation) or more than apiTimeoutSeconds (5)',
+  it('needs a pool that holds the small buckets and the smallest POST /solve throttle, saying how much', () => {
+    expect(() => settingsFrom({ apiReservedConcurrency: '17' })).toThrow(
+      'context "apiReservedConcurrency" (17) must be 0 (no reservation) or at least 18: the small routes\' buckets ' +
+        'keep up to 16.5 executions busy',
     );
-    expect(settingsFrom({ apiReservedConcurrency: '6' })).toMatchObject({ apiRateLimit: 1, apiBurstLimit: 1 });
+    expect(settingsFrom({ apiReservedConcurrency: '18' })).toMatchObject({ apiRateLimit: 1, apiBurstLimit: 1 });
+    expect(() => settingsFrom({ apiReservedConcurrency: '20', apiAuth: 'iam' })).toThrow('at least 21');
   });
 
   it('accepts explicit limits that fit the pool', () => {
-    expect(settingsFrom({ apiRateLimit: '15', apiBurstLimit: '25' })).toMatchObject({
-      apiRateLimit: 15,
-      apiBurstLimit: 25,
+    expect(settingsFrom({ apiRateLimit: '150', apiBurstLimit: '8' })).toMatchObject({
+      apiRateLimit: 150,
+      apiBurstLimit: 8,
     });
   });
 
   it('refuses explicit limits that would let Lambda throttle before API Gateway does, saying what fits', () => {
-    expect(() => settingsFrom({ apiRateLimit: '50' })).toThrow(
-      'context "apiRateLimit"/"apiBurstLimit": burst 50 + rate 50/s x apiTimeoutSeconds 5 = 300 requests in flight, ' +
-        'more than apiReservedConcurrency 100; lower them (e.g. rate 10, burst 50)',
+    expect(() => settingsFrom({ apiRateLimit: '200' })).toThrow(
+      'context "apiRateLimit"/"apiBurstLimit": burst 28 + rate 200/s x W 0.5 s on POST /solve, plus 16.5 for the ' +
+        'other routes, = 144.5 requests in flight, more than apiReservedConcurrency 100; lower them (e.g. rate 111, burst 28)',
     );
   });
 
   it('takes any explicit limits when the API function has no reservation (apiReservedConcurrency=0)', () => {
-    expect(settingsFrom({ apiReservedConcurrency: '0', apiRateLimit: '200', apiBurstLimit: '400' })).toMatchObject({
+    expect(settingsFrom({ apiReservedConcurrency: '0', apiRateLimit: '2000', apiBurstLimit: '400' })).toMatchObject({
       apiReservedConcurrency: 0,
-      apiRateLimit: 200,
+      apiRateLimit: 2000,
       apiBurstLimit: 400,
     });
-    expect(settingsFrom({ apiReservedConcurrency: '0' })).toMatchObject({ apiRateLimit: 10, apiBurstLimit: 50 });
+    expect(settingsFrom({ apiReservedConcurrency: '0' })).toMatchObject({ apiRateLimit: 111, apiBurstLimit: 28 });
   });
 });
 
@@ -141,7 +161,7 @@ describe('a stack for a small account (no reservations)', () => {
       expect((fn as { Properties: Record<string, unknown> }).Properties.ReservedConcurrentExecutions).toBeUndefined();
     }
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
-      DefaultRouteSettings: { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 50 },
+      RouteSettings: Match.objectLike({ 'POST /solve': { ThrottlingRateLimit: 111, ThrottlingBurstLimit: 28 } }),
     });
   });
 
@@ -198,9 +218,9 @@ describe('a stack with every setting changed', () => {
     });
   });
 
-  it('throttles the stage from apiRateLimit and apiBurstLimit', () => {
+  it('throttles POST /solve from apiRateLimit and apiBurstLimit', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
-      DefaultRouteSettings: { ThrottlingRateLimit: 4, ThrottlingBurstLimit: 20 },
+      RouteSettings: Match.objectLike({ 'POST /solve': { ThrottlingRateLimit: 4, ThrottlingBurstLimit: 20 } }),
     });
   });
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Synthesized, synth } from './helpers.js';
+import { API_WORST_CASE_MS } from '../../functions/contract/api-capacity.js';
 
 let synthesized: Synthesized;
 let template: Template;
@@ -301,11 +302,11 @@ describe('S3 notification', () => {
 });
 
 describe('HTTP API', () => {
-  it('routes POST /solve, GET /health, GET /openapi.json and $default (for 404/405) to the API function', () => {
+  it('routes POST /solve, GET /, GET /health, GET /openapi.json and $default (for 404/405) to the API function', () => {
     const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
       (r) => (r as { Properties: { RouteKey: string } }).Properties.RouteKey,
     );
-    expect(routes.sort()).toEqual(['$default', 'GET /health', 'GET /openapi.json', 'POST /solve']);
+    expect(routes.sort()).toEqual(['$default', 'GET /', 'GET /health', 'GET /openapi.json', 'POST /solve']);
     template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
       IntegrationType: 'AWS_PROXY',
       PayloadFormatVersion: '2.0',
@@ -319,17 +320,30 @@ describe('HTTP API', () => {
     }
   });
 
-  it("throttles the default stage so requests in flight never exceed the API function's reserved concurrency", () => {
-    const route = only('AWS::ApiGatewayV2::Stage').properties.DefaultRouteSettings as {
-      ThrottlingRateLimit: number;
-      ThrottlingBurstLimit: number;
-    };
-    expect(route).toEqual({ ThrottlingRateLimit: 10, ThrottlingBurstLimit: 50 });
-    const { Timeout, ReservedConcurrentExecutions } = solverFunction('api').properties as Record<string, number>;
-    // Peak in flight: a full burst, then the steady rate for as long as the first of them may run.
-    expect(route.ThrottlingBurstLimit + route.ThrottlingRateLimit * (Timeout as number)).toBeLessThanOrEqual(
-      ReservedConcurrentExecutions as number,
+  it("throttles every route by its own bucket, so requests in flight never exceed the API function's reserved concurrency", () => {
+    const { properties, logicalId } = only('AWS::ApiGatewayV2::Stage');
+    const buckets = properties.RouteSettings as Record<
+      string,
+      { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }
+    >;
+    const routes = template.findResources('AWS::ApiGatewayV2::Route');
+    const keys = Object.values(routes).map((r) => (r as { Properties: { RouteKey: string } }).Properties.RouteKey);
+    // Every route has a bucket of its own (API Gateway throttles each route separately: docs/infra.md).
+    expect(Object.keys(buckets).sort()).toEqual(keys.sort());
+    expect(buckets['POST /solve']).toEqual({ ThrottlingRateLimit: 111, ThrottlingBurstLimit: 28 });
+    // ... and a route added without one gets the smallest.
+    expect(properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 2, ThrottlingBurstLimit: 2 });
+    // Peak in flight: every bucket full, then each steady rate for as long as a request may run (W).
+    const { ReservedConcurrentExecutions } = solverFunction('api').properties as Record<string, number>;
+    const peak = Object.values(buckets).reduce(
+      (sum, b) => sum + b.ThrottlingBurstLimit + (b.ThrottlingRateLimit * API_WORST_CASE_MS) / 1000,
+      0,
     );
+    expect(peak).toBeLessThanOrEqual(ReservedConcurrentExecutions as number);
+    expect(peak).toBeGreaterThan((ReservedConcurrentExecutions as number) - 1);
+    // CloudFormation refuses RouteSettings naming a route that does not exist yet.
+    const dependsOn = (template.toJSON().Resources[logicalId] as { DependsOn: string[] }).DependsOn;
+    for (const route of Object.keys(routes)) expect(dependsOn).toContain(route);
   });
 
   it('writes JSON access logs to a log group with retention', () => {

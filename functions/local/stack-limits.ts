@@ -1,0 +1,52 @@
+/**
+ * The limits `npm start` puts in front of the handler, computed by the stack's own settings code
+ * (infra/settings.ts, on cdk.json's context, as `npx cdk synth` reads it): every route's token
+ * bucket and the API function's reserved concurrency. Never a copy kept by hand.
+ *
+ * Tests (and anyone curious) can override them by environment: SUDOKU_LOCAL_RATE_LIMIT and
+ * SUDOKU_LOCAL_BURST_LIMIT (POST /solve's bucket), SUDOKU_LOCAL_RESERVED_CONCURRENCY (the pool;
+ * 0 = none). Overrides are not checked against each other, so a test can fill the pool on purpose.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Node } from 'constructs';
+import { apiRouteThrottles, readSettings, SOLVE_ROUTE } from '../../infra/settings.js';
+import type { GatewayLimits } from './gateway-limits.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The context `npx cdk synth` gives the app: cdk.json's `context` entries. */
+function cdkJsonContext(): Record<string, unknown> {
+  const cdkJson = JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8')) as {
+    context?: Record<string, unknown>;
+  };
+  return cdkJson.context ?? {};
+}
+
+function override(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0)
+    throw new Error(`${name} must be a number >= 0, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
+export function stackGatewayLimits(env: NodeJS.ProcessEnv = process.env): GatewayLimits {
+  const context = cdkJsonContext();
+  // readSettings only asks the node for context values: the stack's code, without building an App.
+  const settings = readSettings({ tryGetContext: (key: string) => context[key] } as Node);
+  const routeThrottles = apiRouteThrottles(settings);
+  const solve = routeThrottles[SOLVE_ROUTE]!;
+  return {
+    routeThrottles: {
+      ...routeThrottles,
+      [SOLVE_ROUTE]: {
+        rate: override(env, 'SUDOKU_LOCAL_RATE_LIMIT') ?? solve.rate,
+        burst: override(env, 'SUDOKU_LOCAL_BURST_LIMIT') ?? solve.burst,
+      },
+    },
+    reservedConcurrency: override(env, 'SUDOKU_LOCAL_RESERVED_CONCURRENCY') ?? settings.apiReservedConcurrency,
+  };
+}
