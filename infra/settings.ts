@@ -4,6 +4,7 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { API_WORST_CASE_MS } from '../functions/contract/api-capacity.js';
+import { routeKey } from '../functions/contract/api-routes.js';
 import { CORS, FUNCTION_TIMEOUT_DEFAULTS, RUN_DEFAULTS } from '../functions/contract/service-layout.js';
 
 export type ApiAuth = 'none' | 'iam';
@@ -116,7 +117,7 @@ export interface RouteThrottle {
 }
 
 /** The route that solves: it gets the pool, less what the small buckets of the other routes hold. */
-export const SOLVE_ROUTE = 'POST /solve';
+export const SOLVE_ROUTE = routeKey('solve');
 
 /**
  * Every other route that reaches the API function, each with a small bucket of its own (API
@@ -125,9 +126,9 @@ export const SOLVE_ROUTE = 'POST /solve';
  * 404/405, and CORS preflights in the public mode).
  */
 export const SMALL_ROUTE_THROTTLES: Readonly<Record<string, RouteThrottle>> = {
-  'GET /': { rate: 5, burst: 5 },
-  'GET /health': { rate: 2, burst: 2 },
-  'GET /openapi.json': { rate: 2, burst: 2 },
+  [routeKey('page')]: { rate: 5, burst: 5 },
+  [routeKey('health')]: { rate: 2, burst: 2 },
+  [routeKey('openapi')]: { rate: 2, burst: 2 },
   $default: { rate: 2, burst: 2 },
 };
 

@@ -86,4 +86,7 @@ export function bundleOptions(name) {
   };
 }
 
+/** Where `npm run build` puts the Lambda bundle: the CDK asset (infra/paths.ts) and what the twin runs. */
 export const handlerBundleDir = path.join(root, 'dist', 'handler');
+/** The Lambda bundle's entry module (`index.handler` is its `handler` export). */
+export const handlerBundle = path.join(handlerBundleDir, 'index.mjs');

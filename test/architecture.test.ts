@@ -1,10 +1,14 @@
 // The layout's rules, checked on the sources (docs/architecture.md draws them): which folder may
-// import which, and that each bucket prefix is written once.
+// import which, and that each shared fact (bucket prefixes, problem codes, routes, map state
+// names, accepted keys, the bundle's path, S3's key limit) is written once.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { API_ROUTES } from '../functions/contract/api-routes.js';
+import { MAP_STATE_NAMES } from '../functions/contract/service-layout.js';
+import { PROBLEM_CODES } from '../functions/sudoku/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -21,12 +25,21 @@ interface Parsed {
   imports: string[];
   /** Every string and template literal that is not a module specifier. */
   literals: string[];
+  /** The names of the module's exported `const` declarations (not re-exports). */
+  exportedConstants: string[];
 }
 
 function parse(file: string): Parsed {
   const source = ts.createSourceFile(file, readFileSync(path.join(root, file), 'utf8'), ts.ScriptTarget.Latest, true);
   const imports: string[] = [];
   const literals: string[] = [];
+  const exportedConstants: string[] = [];
+  for (const statement of source.statements) {
+    if (!ts.isVariableStatement(statement)) continue;
+    if (!statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue;
+    for (const d of statement.declarationList.declarations)
+      if (ts.isIdentifier(d.name)) exportedConstants.push(d.name.text);
+  }
   const specifiers = new Set<ts.Node>();
   const visit = (node: ts.Node): void => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) {
@@ -50,7 +63,7 @@ function parse(file: string): Parsed {
     ts.forEachChild(node, visit);
   };
   visit(source);
-  return { imports, literals };
+  return { imports, literals, exportedConstants };
 }
 
 const parsed = new Map(SOURCES.map((file) => [file, parse(file)]));
@@ -120,4 +133,74 @@ describe('one source for each fact', () => {
       expect(writing).toEqual(['functions/contract/service-layout.ts']);
     },
   );
+
+  /** The files that write `text` as a whole string literal. */
+  const writers = (text: string): string[] =>
+    [...parsed].filter(([, { literals }]) => literals.includes(text)).map(([file]) => file);
+
+  it.each(PROBLEM_CODES)(
+    'the problem code %s is written only in the core (which exports each code with its class)',
+    (code) => {
+      expect(
+        writers(code).every((file) => file.startsWith('functions/sudoku/')),
+        writers(code).join(', '),
+      ).toBe(true);
+    },
+  );
+
+  it.each(
+    Object.values(API_ROUTES).flatMap(({ method, path }) => [`${method} ${path}`, ...(path === '/' ? [] : [path])]),
+  )(
+    'the route %s is not written outside functions/contract/api-routes.ts (bench/ calls the API as any client)',
+    (text) => {
+      const elsewhere = writers(text).filter(
+        (file) => !file.startsWith('bench/') && file !== 'functions/contract/api-routes.ts',
+      );
+      expect(elsewhere).toEqual([]);
+    },
+  );
+
+  it('the router, the OpenAPI document and the stack take the routes from the contract', () => {
+    for (const file of ['functions/http/routes.ts', 'functions/http/openapi.ts', 'infra/settings.ts']) {
+      expect(parsed.get(file)?.imports, file).toContain('functions/contract/api-routes.js');
+    }
+  });
+
+  it.each(Object.values(MAP_STATE_NAMES))('the map state name %s is written in the contract only', (name) => {
+    expect(writers(name)).toEqual(['functions/contract/service-layout.ts']);
+  });
+
+  it('the S3 and batch adapters accept keys by the one acceptSourceKey', () => {
+    for (const adapter of ['functions/s3/handle-event.ts', 'functions/batch/listing.ts']) {
+      expect(parsed.get(adapter)?.imports, adapter).toContain('functions/contract/service-layout.js');
+      expect(readFileSync(path.join(root, adapter), 'utf8'), adapter).toContain('acceptSourceKey(');
+    }
+    const deciding = SOURCES.filter((file) => file.startsWith('functions/')).filter(
+      (file) =>
+        /\boutputKeysFor\(/.test(readFileSync(path.join(root, file), 'utf8')) &&
+        !file.startsWith('functions/contract/'),
+    );
+    expect(deciding).toEqual([]);
+  });
+
+  it("the bundle's path is written in scripts/bundles.mjs only", () => {
+    const writing = [...parsed]
+      .filter(
+        ([, { literals }]) =>
+          literals.includes('dist/handler') || (literals.includes('dist') && literals.includes('handler')),
+      )
+      .map(([file]) => file);
+    expect(writing).toEqual(['scripts/bundles.mjs']);
+  });
+
+  it('no two source files export a constant of the same SHOUTED name (MAX_KEY_BYTES, ...)', () => {
+    const exportedBy = new Map<string, string[]>();
+    for (const [file, { exportedConstants }] of parsed) {
+      for (const name of exportedConstants.filter((n) => /^[A-Z][A-Z0-9_]+$/.test(n))) {
+        exportedBy.set(name, [...(exportedBy.get(name) ?? []), file]);
+      }
+    }
+    expect(exportedBy.get('MAX_KEY_BYTES')).toEqual(['functions/contract/service-layout.ts']);
+    expect([...exportedBy].filter(([, files]) => files.length > 1)).toEqual([]);
+  });
 });

@@ -6,12 +6,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { handlerBundle, handlerBundleDir } from '../../infra/paths.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const bundleDir = path.join(root, 'dist', 'handler');
-const bundle = path.join(bundleDir, 'index.mjs');
+const bundleDir = handlerBundleDir;
+const bundle = handlerBundle;
 const COLD_RUNS = 21;
 
 function median(values: number[]): number {

@@ -8,12 +8,12 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { API_SOLVE_BUDGET_MS, API_WORST_CASE_MS } from '../../functions/contract/api-capacity.js';
 import { type BenchRequest, hostileRequests } from '../hostile-requests.js';
+import { handlerBundle } from '../../infra/paths.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const bundle = path.join(root, 'dist', 'handler', 'index.mjs');
+const bundle = handlerBundle;
 const COLD_RUNS = 5;
 const WARM_RUNS = 10;
 

@@ -21,6 +21,7 @@ import { cpus } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { API_WORST_CASE_MS } from '../../functions/contract/api-capacity.js';
+import { SOLVE_ROUTE } from '../../infra/settings.js';
 import { startHandlerThreads } from '../../functions/local/handler-threads.js';
 import { startHttpServer } from '../../functions/local/http-server.js';
 import { stackGatewayLimits } from '../../functions/local/stack-limits.js';
@@ -88,7 +89,7 @@ export async function run(): Promise<void> {
   process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
   process.env.POWERTOOLS_METRICS_DISABLED = 'true';
   const limits = stackGatewayLimits({});
-  const solve = limits.routeThrottles['POST /solve']!;
+  const solve = limits.routeThrottles[SOLVE_ROUTE]!;
   console.log('\n## Load on the local twin (autocannon, loopback, the stack limits)\n');
   console.log(
     `${cpuModel()}, ${cpus().length} CPUs. POST /solve bucket: ${solve.rate} requests/s, burst ${solve.burst}; ` +

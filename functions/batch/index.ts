@@ -16,7 +16,6 @@ export { listMapItems, mapItemFromListing } from './listing.js';
 export { groupItems } from './concurrency.js';
 export { forEachBounded, mapBounded } from './concurrency.js';
 export { itemKeysFor, listingPrefix } from './listing.js';
-export type { ItemKeys } from './listing.js';
 export { RunReportWriter, newRunId, ENTRIES_PER_RESULT_FILE } from './run-report.js';
 export type { ChildExecution, RunManifest } from './run-report.js';
 export { BatchInputError, BatchItemsFailedError, BatchRunFailedError, itemError } from './errors.js';

@@ -1,6 +1,6 @@
 import { paginateListObjectsV2 } from '@aws-sdk/client-s3';
 import type { S3Client, _Object } from '@aws-sdk/client-s3';
-import { type OutputKeys, outputKeysFor, RUN_MODE_PREFIX, type RunMode } from '../contract/service-layout.js';
+import { acceptSourceKey, RUN_MODE_PREFIX, type RunMode, type SourceKeyVerdict } from '../contract/service-layout.js';
 import type { MapItem } from './types.js';
 
 /** One listed object in the shape the Distributed Map's S3 item reader gives it to the function. */
@@ -24,20 +24,13 @@ export async function* listMapItems(client: S3Client, bucket: string, prefix: st
   }
 }
 
-export type ItemKeys = ({ ok: true } & OutputKeys) | { ok: false; reason: 'folder' | 'outside-prefix' };
-
 /**
  * Where the answer and report of a listed key go: `batch/<path>` -> `solved/<path>` and
- * `reports/<path>.json`; in sweep mode `incoming/<path>` exactly as its S3 event would. A key
- * outside the mode's prefix is never processed (outputs must never land where they are read
- * from); folder markers (`dir/`, zero bytes) are not files.
+ * `reports/<path>.json`; in sweep mode `incoming/<path>` exactly as its S3 event would. The keys
+ * a run accepts are those an S3 event would be (`acceptSourceKey`), under the mode's prefix.
  */
-export function itemKeysFor(key: string, mode: RunMode): ItemKeys {
-  const prefix = RUN_MODE_PREFIX[mode];
-  if (!key.startsWith(prefix) || key.length === prefix.length) return { ok: false, reason: 'outside-prefix' };
-  if (key.endsWith('/')) return { ok: false, reason: 'folder' };
-  const keys = outputKeysFor(key, prefix);
-  return keys ? { ok: true, ...keys } : { ok: false, reason: 'outside-prefix' };
+export function itemKeysFor(key: string, mode: RunMode): SourceKeyVerdict {
+  return acceptSourceKey(key, RUN_MODE_PREFIX[mode]);
 }
 
 /**

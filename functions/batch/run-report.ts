@@ -1,6 +1,6 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { RUN_REPORTS_PREFIX } from '../contract/service-layout.js';
+import { MAP_STATE_NAMES, RUN_REPORTS_PREFIX } from '../contract/service-layout.js';
 import type { RunMode, RunSummary } from './types.js';
 
 /**
@@ -36,8 +36,6 @@ export interface RunManifest {
   ResultFiles: Record<'FAILED' | 'PENDING' | 'SUCCEEDED', { Key: string; Size: number }[]>;
 }
 
-/** The map state names of the stack (infra/constructs/batch-run.ts `mapStates`), used in local ARNs. */
-const MAP_STATE: Record<RunMode, string> = { batch: 'BatchFiles', sweep: 'SweepIncoming' };
 const LOCAL_STATE_MACHINE = 'arn:aws:states:local:000000000000:stateMachine:sudoku-local-batch';
 
 /** Entries per result file: written as they fill, so a run's memory stays flat however many invocations it makes. */
@@ -74,7 +72,7 @@ export class RunReportWriter {
     const name = `${this.runId}-${String(++this.executions).padStart(6, '0')}`;
     const status = execution.error ? 'FAILED' : 'SUCCEEDED';
     const entry: ChildExecution = {
-      ExecutionArn: `${LOCAL_STATE_MACHINE.replace(':stateMachine:', ':execution:')}/${MAP_STATE[this.mode]}:${name}`,
+      ExecutionArn: `${LOCAL_STATE_MACHINE.replace(':stateMachine:', ':execution:')}/${MAP_STATE_NAMES[this.mode]}:${name}`,
       Name: name,
       StateMachineArn: LOCAL_STATE_MACHINE,
       Status: status,
@@ -122,7 +120,7 @@ export class RunReportWriter {
     await Promise.all(this.writes);
     const manifest: RunManifest = {
       DestinationBucket: this.bucket,
-      MapRunArn: `${LOCAL_STATE_MACHINE.replace(':stateMachine:', ':mapRun:')}/${MAP_STATE[this.mode]}:${this.runId}`,
+      MapRunArn: `${LOCAL_STATE_MACHINE.replace(':stateMachine:', ':mapRun:')}/${MAP_STATE_NAMES[this.mode]}:${this.runId}`,
       ResultFiles: this.written,
     };
     await this.put(`${this.prefix}manifest.json`, `${JSON.stringify(manifest, null, 2)}\n`);

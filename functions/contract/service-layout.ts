@@ -60,6 +60,22 @@ export function outputKeysFor(sourceKey: string, sourcePrefix: string): OutputKe
   };
 }
 
+/** Whether a trigger takes a key, and if so where its answer and report go. */
+export type SourceKeyVerdict = ({ ok: true } & OutputKeys) | { ok: false; reason: 'folder' | 'outside-prefix' };
+
+/**
+ * Which keys a trigger accepts, for every trigger (S3 events and map items): a file under
+ * `sourcePrefix`, never the prefix itself or a key outside it (outputs must never land where they
+ * are read from), and never a folder marker (`dir/`, zero bytes, made by a console or a sync
+ * tool: not a file). An accepted key comes with its output keys (`outputKeysFor`).
+ */
+export function acceptSourceKey(sourceKey: string, sourcePrefix: string): SourceKeyVerdict {
+  const keys = outputKeysFor(sourceKey, sourcePrefix);
+  if (!keys) return { ok: false, reason: 'outside-prefix' };
+  if (sourceKey.endsWith('/')) return { ok: false, reason: 'folder' };
+  return { ok: true, ...keys };
+}
+
 function utf8Bytes(text: string): number {
   return new TextEncoder().encode(text).length;
 }
@@ -69,6 +85,12 @@ export type RunMode = 'batch' | 'sweep';
 
 /** The prefix each run mode lists and accepts keys from. */
 export const RUN_MODE_PREFIX: Readonly<Record<RunMode, string>> = { batch: prefixes.batch, sweep: prefixes.incoming };
+
+/**
+ * The Distributed Map state of each run mode, also its map-run label: the stack names the states
+ * so, and the local runner names them the same in its ARNs.
+ */
+export const MAP_STATE_NAMES: Readonly<Record<RunMode, string>> = { batch: 'BatchFiles', sweep: 'SweepIncoming' };
 
 export function isRunMode(value: unknown): value is RunMode {
   return value === 'batch' || value === 'sweep';

@@ -1,5 +1,5 @@
-import { solveBoard } from '../sudoku/index.js';
-import type { BoardOutput, Problem } from '../sudoku/index.js';
+import { PROBLEM_CLASS, solveBoard } from '../sudoku/index.js';
+import type { BoardOutput, Problem, ProblemCode } from '../sudoku/index.js';
 import type { RowProblem, RowStatus } from './types.js';
 import { MAX_LINE_CHARS } from './line-splitting.js';
 
@@ -11,18 +11,13 @@ export type RowResult =
   | { status: 'unique' | 'multiple'; solution: BoardOutput; problems?: undefined }
   | { status: Exclude<RowStatus, 'unique' | 'multiple'>; solution?: undefined; problems: RowProblem[] };
 
+/** A row's status from its first problem: the core's class for its codes, `malformed` for the formats' own. */
 function statusOf(problem: RowProblem): Exclude<RowStatus, 'unique' | 'multiple'> {
-  switch (problem.code) {
-    case 'NO_SOLUTION':
-    case 'SEARCH_LIMIT': // no solution found within the search limit; the code says which
-      return 'no-solution';
-    case 'DUPLICATE_IN_ROW':
-    case 'DUPLICATE_IN_COLUMN':
-    case 'DUPLICATE_IN_BOX':
-      return 'contradictory';
-    default:
-      return 'malformed';
-  }
+  const problemClass = Object.hasOwn(PROBLEM_CLASS, problem.code)
+    ? PROBLEM_CLASS[problem.code as ProblemCode]
+    : 'malformed';
+  // SEARCH_LIMIT is 'no-solution' too: none was found within the search limit; the code says which.
+  return problemClass === 'unsolvable' ? 'no-solution' : problemClass;
 }
 
 /** A row that failed for the given problems, each stamped with the row's place. */

@@ -1,8 +1,5 @@
-import { solveBoard, type BoardOutput, type Problem, type SolveStats } from '../sudoku/index.js';
+import { PROBLEM_CLASS, solveBoard, type BoardOutput, type Problem, type SolveStats } from '../sudoku/index.js';
 import { MAX_PROBLEMS_PER_BOARD } from './constants.js';
-
-/** Codes that mean "well-formed, but no answer to give": 422, not 400. */
-const UNSOLVABLE_CODES: ReadonlySet<string> = new Set(['NO_SOLUTION', 'MULTIPLE_SOLUTIONS', 'SEARCH_LIMIT']);
 
 export type BoardResult =
   | { ok: true; solution: BoardOutput; unique: boolean; stats: SolveStats }
@@ -13,12 +10,13 @@ export function listedProblems(problems: readonly Problem[]): { problems: Proble
   return { problems: problems.slice(0, MAX_PROBLEMS_PER_BOARD), problemsTotal: problems.length };
 }
 
-/** Solve one board from a request and classify a failure as 400 (invalid) or 422 (unsolvable). */
+/** Solve one board from a request and classify a failure as 400 (invalid) or 422 (every problem `unsolvable`). */
 export function solveRequestBoard(input: unknown, maxGuesses?: number): BoardResult {
   const outcome = solveBoard(input, maxGuesses === undefined ? {} : { maxGuesses });
   if (outcome.ok) {
     return { ok: true, solution: outcome.solution, unique: outcome.unique === true, stats: outcome.stats };
   }
-  const unsolvable = outcome.problems.length > 0 && outcome.problems.every((p) => UNSOLVABLE_CODES.has(p.code));
+  const unsolvable =
+    outcome.problems.length > 0 && outcome.problems.every((p) => PROBLEM_CLASS[p.code] === 'unsolvable');
   return { ok: false, status: unsolvable ? 422 : 400, problems: outcome.problems, micros: outcome.stats?.micros ?? 0 };
 }

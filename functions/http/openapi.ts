@@ -1,4 +1,6 @@
 import { MAX_BOARDS, MAX_BODY_BYTES, MAX_PROBLEMS_PER_BOARD, MAX_RESPONSE_BYTES, MAX_SOLVE_MS } from './constants.js';
+import { PROBLEM_CODES } from '../sudoku/index.js';
+import { API_ROUTE_NAMES, API_ROUTES, type ApiRouteName } from '../contract/api-routes.js';
 import { PROBLEM_TYPES, problemTypeUri, type ProblemTypeName } from './problems.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -17,6 +19,19 @@ const problemResponse = (description: string) => ({
 });
 
 const problemTypeNames = Object.keys(PROBLEM_TYPES) as ProblemTypeName[];
+
+/**
+ * The document's `paths` from each route's operation, keyed by route name: the path and method come
+ * from the contract, so the document describes exactly the routes the function serves.
+ */
+function pathsOf(operations: Readonly<Record<ApiRouteName, object>>): Record<string, Record<string, object>> {
+  const paths: Record<string, Record<string, object>> = {};
+  for (const name of API_ROUTE_NAMES) {
+    const { method, path } = API_ROUTES[name];
+    paths[path] = { ...paths[path], [method.toLowerCase()]: operations[name] };
+  }
+  return paths;
+}
 
 const EASY = '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79';
 
@@ -37,92 +52,84 @@ export const openApiDocument = {
       `bytes and ${MAX_BOARDS} boards a request.`,
     license: { name: 'MIT', identifier: 'MIT' },
   },
-  paths: {
-    '/': {
-      get: {
-        operationId: 'page',
-        summary: 'A web page to type, paste or upload puzzles and see the answers',
-        responses: {
-          '200': {
-            description:
-              'One self-contained HTML page (no other origin, Content-Security-Policy by hash); gzip-compressed when ' +
-              'Accept-Encoding allows it.',
-            content: { 'text/html': { schema: { type: 'string' } } },
-          },
-          '405': problemResponse('Method other than GET.'),
+  paths: pathsOf({
+    page: {
+      operationId: 'page',
+      summary: 'A web page to type, paste or upload puzzles and see the answers',
+      responses: {
+        '200': {
+          description:
+            'One self-contained HTML page (no other origin, Content-Security-Policy by hash); gzip-compressed when ' +
+            'Accept-Encoding allows it.',
+          content: { 'text/html': { schema: { type: 'string' } } },
         },
+        '405': problemResponse('Method other than GET.'),
       },
     },
-    '/solve': {
-      post: {
-        operationId: 'solve',
-        summary: 'Solve one board, a batch of boards, or lines of puzzles',
-        requestBody: {
-          required: true,
+    solve: {
+      operationId: 'solve',
+      summary: 'Solve one board, a batch of boards, or lines of puzzles',
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: ref('SolveRequest'),
+            examples: {
+              string: { value: { board: EASY } },
+              batch: { value: { boards: [EASY, `11${EASY.slice(2)}`] } },
+            },
+          },
+          'text/plain': {
+            schema: { type: 'string', description: 'One 81-character puzzle a line; blank lines are kept.' },
+            example: `${EASY}\n`,
+          },
+        },
+      },
+      responses: {
+        '200': {
+          description:
+            'For {"board"}: the solution. For {"boards"}: one result per board, in order (a failed board does not fail ' +
+            'the others). For text/plain: one line per input line: the 81-digit solution, a blank line for a blank ' +
+            'line, or "error line N: CODE: message[; CODE: message]" for a line that could not be solved.',
+          headers: {
+            'x-sudoku-solved': { description: 'text/plain only: lines solved.', schema: { type: 'string' } },
+            'x-sudoku-failed': { description: 'text/plain only: lines not solved.', schema: { type: 'string' } },
+          },
           content: {
-            'application/json': {
-              schema: ref('SolveRequest'),
-              examples: {
-                string: { value: { board: EASY } },
-                batch: { value: { boards: [EASY, `11${EASY.slice(2)}`] } },
-              },
-            },
-            'text/plain': {
-              schema: { type: 'string', description: 'One 81-character puzzle a line; blank lines are kept.' },
-              example: `${EASY}\n`,
-            },
+            'application/json': { schema: { oneOf: [ref('SolveResponse'), ref('BoardsResponse')] } },
+            'text/plain': { schema: { type: 'string' } },
           },
         },
-        responses: {
-          '200': {
-            description:
-              'For {"board"}: the solution. For {"boards"}: one result per board, in order (a failed board does not fail ' +
-              'the others). For text/plain: one line per input line: the 81-digit solution, a blank line for a blank ' +
-              'line, or "error line N: CODE: message[; CODE: message]" for a line that could not be solved.',
-            headers: {
-              'x-sudoku-solved': { description: 'text/plain only: lines solved.', schema: { type: 'string' } },
-              'x-sudoku-failed': { description: 'text/plain only: lines not solved.', schema: { type: 'string' } },
-            },
-            content: {
-              'application/json': { schema: { oneOf: [ref('SolveResponse'), ref('BoardsResponse')] } },
-              'text/plain': { schema: { type: 'string' } },
-            },
-          },
-          '400': problemResponse('Malformed JSON, body not UTF-8, missing or malformed board, or repeated givens.'),
-          '405': problemResponse('Method other than POST; the Allow header lists the accepted ones.'),
-          '413': problemResponse(
-            `Body over ${MAX_BODY_BYTES} bytes, more than ${MAX_BOARDS} boards, more than ${MAX_SOLVE_MS} ms of solving, ` +
-              `or an answer over ${MAX_RESPONSE_BYTES} bytes (Lambda's limit; send such work as a file to S3); "limit" gives the bound.`,
-          ),
-          '415': problemResponse('Content type other than application/json or text/plain (UTF-8).'),
-          '422': problemResponse('A well-formed board with no solution.'),
-        },
+        '400': problemResponse('Malformed JSON, body not UTF-8, missing or malformed board, or repeated givens.'),
+        '405': problemResponse('Method other than POST; the Allow header lists the accepted ones.'),
+        '413': problemResponse(
+          `Body over ${MAX_BODY_BYTES} bytes, more than ${MAX_BOARDS} boards, more than ${MAX_SOLVE_MS} ms of solving, ` +
+            `or an answer over ${MAX_RESPONSE_BYTES} bytes (Lambda's limit; send such work as a file to S3); "limit" gives the bound.`,
+        ),
+        '415': problemResponse('Content type other than application/json or text/plain (UTF-8).'),
+        '422': problemResponse('A well-formed board with no solution.'),
       },
     },
-    '/health': {
-      get: {
-        operationId: 'health',
-        summary: 'Liveness check',
-        responses: {
-          '200': { description: 'The service is up.', content: { 'application/json': { schema: ref('Health') } } },
-          '405': problemResponse('Method other than GET.'),
-        },
+    health: {
+      operationId: 'health',
+      summary: 'Liveness check',
+      responses: {
+        '200': { description: 'The service is up.', content: { 'application/json': { schema: ref('Health') } } },
+        '405': problemResponse('Method other than GET.'),
       },
     },
-    '/openapi.json': {
-      get: {
-        operationId: 'openapi',
-        summary: 'This document',
-        responses: {
-          '200': {
-            description: 'The OpenAPI 3.1 document.',
-            content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'paths'] } } },
-          },
-          '405': problemResponse('Method other than GET.'),
+    openapi: {
+      operationId: 'openapi',
+      summary: 'This document',
+      responses: {
+        '200': {
+          description: 'The OpenAPI 3.1 document.',
+          content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'paths'] } } },
         },
+        '405': problemResponse('Method other than GET.'),
       },
     },
-  },
+  }),
   components: {
     schemas: {
       Board: {
@@ -241,19 +248,7 @@ export const openApiDocument = {
         properties: {
           code: {
             type: 'string',
-            enum: [
-              'WRONG_TYPE',
-              'WRONG_LENGTH',
-              'WRONG_SHAPE',
-              'BAD_CHARACTER',
-              'DIGIT_OUT_OF_RANGE',
-              'DUPLICATE_IN_ROW',
-              'DUPLICATE_IN_COLUMN',
-              'DUPLICATE_IN_BOX',
-              'NO_SOLUTION',
-              'MULTIPLE_SOLUTIONS',
-              'SEARCH_LIMIT',
-            ],
+            enum: PROBLEM_CODES,
           },
           message: { type: 'string' },
           row: { type: 'integer', minimum: 1, description: '1-based row of the cell (or row) at fault.' },

@@ -5,16 +5,27 @@ import type { SolveBudget } from './solve-budget.js';
 import { solveRoute } from './solve-route.js';
 import type { HttpRequest, HttpResponse } from './types.js';
 import { pageResponse } from '../web/index.js';
+import { API_ROUTE_NAMES, API_ROUTES, type ApiRouteName } from '../contract/api-routes.js';
 
 export type RouteHandler = (request: HttpRequest, budget: SolveBudget) => HttpResponse;
 
-/** Every route: path -> method -> handler. The OpenAPI document describes exactly these. */
-export const routes: Readonly<Record<string, Readonly<Record<string, RouteHandler>>>> = {
-  '/': { GET: (request) => ({ statusCode: 200, ...pageResponse(request.headers['accept-encoding']) }) },
-  '/solve': { POST: solveRoute },
-  '/health': { GET: () => jsonResponse(200, { status: 'ok' }) },
-  '/openapi.json': { GET: () => jsonResponse(200, openApiDocument) },
+/** What answers each route of the contract (contract/api-routes.ts). */
+const handlers: Readonly<Record<ApiRouteName, RouteHandler>> = {
+  page: (request) => ({ statusCode: 200, ...pageResponse(request.headers['accept-encoding']) }),
+  solve: solveRoute,
+  health: () => jsonResponse(200, { status: 'ok' }),
+  openapi: () => jsonResponse(200, openApiDocument),
 };
+
+/** Every route: path -> method -> handler. The OpenAPI document describes exactly these. */
+export const routes: Readonly<Record<string, Readonly<Record<string, RouteHandler>>>> = (() => {
+  const table: Record<string, Record<string, RouteHandler>> = {};
+  for (const name of API_ROUTE_NAMES) {
+    const { method, path } = API_ROUTES[name];
+    table[path] = { ...table[path], [method]: handlers[name] };
+  }
+  return table;
+})();
 
 /** Find the handler for a request, or throw the 404 or 405 that says why there is none. */
 export function route(request: HttpRequest): RouteHandler {

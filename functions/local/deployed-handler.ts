@@ -1,14 +1,13 @@
 import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
+import { handlerBundle } from '../../infra/paths.js';
 
 /** The Lambda entry point's signature: what AWS calls, and what the local twin calls in its place. */
 export type LambdaHandler = (event: unknown, context: Context) => Promise<unknown>;
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The bundle CDK deploys (`npm run build` writes it; the npm scripts that need it build first). */
-export const DEPLOYED_BUNDLE = path.join(root, 'dist', 'handler', 'index.mjs');
+export const DEPLOYED_BUNDLE = handlerBundle;
 
 /**
  * The handler exactly as deployed: the esbuild bundle loaded by path, as Lambda loads

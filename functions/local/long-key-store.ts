@@ -14,9 +14,8 @@ import S3Error from 's3rver/lib/models/error.js';
 import S3Object from 's3rver/lib/models/object.js';
 import FilesystemStore from 's3rver/lib/stores/filesystem.js';
 import type { ListObjectsOptions, ListObjectsResult, StoredObject } from 's3rver/lib/stores/filesystem.js';
+import { MAX_KEY_BYTES } from '../contract/service-layout.js';
 
-/** S3's limit on a key, in UTF-8 bytes. */
-export const MAX_KEY_BYTES = 1024;
 /** Longest segment stored by name: 255 bytes less s3rver's longest suffix (`._S3rver_metadata.json`, 22), with room to spare. */
 export const SEGMENT_BYTES = 200;
 /** Starts a hashed segment's name; a real segment that starts so is hashed too, so no two keys share files. */

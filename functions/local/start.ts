@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { startHandlerThreads } from './handler-threads.js';
 import { startHttpServer } from './http-server.js';
 import { stackGatewayLimits } from './stack-limits.js';
+import { SOLVE_ROUTE } from '../../infra/settings.js';
 import { startS3Service } from './s3-service.js';
 
 export interface RunningService {
@@ -39,7 +40,7 @@ export const httpApiService: LocalService = async () => {
     onHandlerError: (error) =>
       process.stderr.write(`handler failed: ${error instanceof Error ? error.stack : String(error)}\n`),
   });
-  const solve = limits.routeThrottles['POST /solve']!;
+  const solve = limits.routeThrottles[SOLVE_ROUTE]!;
   const board = '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79';
   return {
     banner: [

@@ -2,7 +2,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3Event, S3EventRecord, S3ObjectCreatedNotificationEvent } from 'aws-lambda';
 import { logger } from '../observability/powertools.js';
 import { sharedS3Client } from '../pipeline/s3-client.js';
-import { outputKeysFor, prefixes } from '../contract/service-layout.js';
+import { acceptSourceKey, prefixes } from '../contract/service-layout.js';
 import { decodeEventKey } from './event-kind.js';
 import { processObject } from '../pipeline/process-object.js';
 import type { ProcessObjectResult } from '../pipeline/process-object.js';
@@ -17,7 +17,7 @@ export type S3RecordResult =
   | ProcessObjectResult
   | {
       status: 'ignored';
-      reason: 'outside-incoming' | 'not-object-created' | 'folder-marker' | 'test-event';
+      reason: 'outside-prefix' | 'not-object-created' | 'folder' | 'test-event';
       sourceKey: string;
     };
 
@@ -74,17 +74,13 @@ export async function solveAnnouncedObjects(
       outcome.results.push({ status: 'ignored', reason: 'not-object-created', sourceKey });
       continue;
     }
-    const keys = outputKeysFor(sourceKey, prefixes.incoming);
-    if (!keys) {
+    const keys = acceptSourceKey(sourceKey, prefixes.incoming);
+    if (!keys.ok) {
       // Outputs are written outside incoming/, so they can never retrigger the function.
-      logger.info(`Ignoring an object outside ${prefixes.incoming}`, { bucket, sourceKey });
-      outcome.results.push({ status: 'ignored', reason: 'outside-incoming', sourceKey });
-      continue;
-    }
-    if (sourceKey.endsWith('/')) {
-      // An empty "folder" made by a console or a sync tool: not a file.
-      logger.info('Ignoring a folder marker', { bucket, sourceKey });
-      outcome.results.push({ status: 'ignored', reason: 'folder-marker', sourceKey });
+      if (keys.reason === 'outside-prefix')
+        logger.info(`Ignoring an object outside ${prefixes.incoming}`, { bucket, sourceKey });
+      else logger.info('Ignoring a folder marker', { bucket, sourceKey });
+      outcome.results.push({ status: 'ignored', reason: keys.reason, sourceKey });
       continue;
     }
     try {
@@ -93,7 +89,8 @@ export async function solveAnnouncedObjects(
           client,
           bucket,
           sourceKey,
-          ...keys,
+          outputKey: keys.outputKey,
+          reportKey: keys.reportKey,
           ...(options.partSize === undefined ? {} : { partSize: options.partSize }),
         }),
       );

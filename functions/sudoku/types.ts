@@ -10,18 +10,33 @@ export type BoardInput = string | string[][] | number[][];
 /** A board formatted back in the caller's shape. */
 export type BoardOutput = string | string[][] | number[][];
 
-export type ProblemCode =
-  | 'WRONG_TYPE'
-  | 'WRONG_LENGTH'
-  | 'WRONG_SHAPE'
-  | 'BAD_CHARACTER'
-  | 'DIGIT_OUT_OF_RANGE'
-  | 'DUPLICATE_IN_ROW'
-  | 'DUPLICATE_IN_COLUMN'
-  | 'DUPLICATE_IN_BOX'
-  | 'NO_SOLUTION'
-  | 'MULTIPLE_SOLUTIONS'
-  | 'SEARCH_LIMIT';
+/**
+ * What a problem says about a board, for a caller deciding what to do with it: `malformed`, it is
+ * not a board; `contradictory`, two givens break a rule; `unsolvable`, a well-formed board with no
+ * single answer to give. HTTP answers the first two 400 and the last 422; files report the rows as
+ * `malformed`, `contradictory` and `no-solution`.
+ */
+export type ProblemClass = 'malformed' | 'contradictory' | 'unsolvable';
+
+/** Every problem code the core raises, with its class: the one list OpenAPI, HTTP and the formats read. */
+export const PROBLEM_CLASS = {
+  WRONG_TYPE: 'malformed',
+  WRONG_LENGTH: 'malformed',
+  WRONG_SHAPE: 'malformed',
+  BAD_CHARACTER: 'malformed',
+  DIGIT_OUT_OF_RANGE: 'malformed',
+  DUPLICATE_IN_ROW: 'contradictory',
+  DUPLICATE_IN_COLUMN: 'contradictory',
+  DUPLICATE_IN_BOX: 'contradictory',
+  NO_SOLUTION: 'unsolvable',
+  MULTIPLE_SOLUTIONS: 'unsolvable',
+  SEARCH_LIMIT: 'unsolvable',
+} as const satisfies Record<string, ProblemClass>;
+
+export type ProblemCode = keyof typeof PROBLEM_CLASS;
+
+/** The codes, in the order above. */
+export const PROBLEM_CODES = Object.keys(PROBLEM_CLASS) as ProblemCode[];
 
 /** A cell named by 1-based row and column, as a person counts them. */
 export interface CellRef {

@@ -15,14 +15,21 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
-import { MAP_ITEM_RETRY, prefixes, RUN_REPORTS_PREFIX } from '../../functions/contract/service-layout.js';
+import {
+  MAP_ITEM_RETRY,
+  MAP_STATE_NAMES,
+  prefixes,
+  RUN_MODE_PREFIX,
+  RUN_REPORTS_PREFIX,
+  type RunMode,
+} from '../../functions/contract/service-layout.js';
 import { deadLetterQueue } from './queues.js';
 
 /** The two modes of a run, selected by the execution input `{"mode": ...}` (absent = batch). */
-export const modes = { batch: prefixes.batch, sweep: prefixes.incoming } as const;
-export type Mode = keyof typeof modes;
+export const modes = RUN_MODE_PREFIX;
+export type Mode = RunMode;
 /** The Distributed Map state of each mode (also its map-run label). */
-export const mapStates: Record<Mode, string> = { batch: 'BatchFiles', sweep: 'SweepIncoming' };
+export const mapStates = MAP_STATE_NAMES;
 
 export interface BatchRunProps {
   /** The service's own bucket and files function (not imported ones: their logical IDs name nag findings). */

@@ -130,7 +130,7 @@ describe('EventBridge "Object Created"', () => {
     const results = await handleEventBridgeObjectCreated(eventBridgeEvent('solved/eventbridge/a.txt'), {
       client: s3.client,
     });
-    expect(results).toEqual([{ status: 'ignored', reason: 'outside-incoming', sourceKey: 'solved/eventbridge/a.txt' }]);
+    expect(results).toEqual([{ status: 'ignored', reason: 'outside-prefix', sourceKey: 'solved/eventbridge/a.txt' }]);
   });
 
   it('fails the invocation when S3 fails, so EventBridge retries it', async () => {

@@ -160,7 +160,7 @@ describe('handleS3Event', () => {
       eTag: 'd41d8cd98f00b204e9800998ecf8427e',
     });
     expect(await handleS3Event(event, { client: s3.client })).toEqual([
-      { status: 'ignored', reason: 'folder-marker', sourceKey: 'incoming/folder/' },
+      { status: 'ignored', reason: 'folder', sourceKey: 'incoming/folder/' },
     ]);
   });
 
@@ -171,7 +171,7 @@ describe('handleS3Event', () => {
     removed.Records[0]!.eventName = 'ObjectRemoved:Delete';
     const results = await handleS3Event({ Records: [...event.Records, ...removed.Records] }, { client: s3.client });
     expect(results).toEqual([
-      { status: 'ignored', reason: 'outside-incoming', sourceKey: 'solved/elsewhere.txt' },
+      { status: 'ignored', reason: 'outside-prefix', sourceKey: 'solved/elsewhere.txt' },
       { status: 'ignored', reason: 'not-object-created', sourceKey: 'incoming/x.txt' },
     ]);
     expect(await s3.exists('reports/elsewhere.txt.json')).toBe(false);
