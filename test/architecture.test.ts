@@ -203,4 +203,21 @@ describe('one source for each fact', () => {
     expect(exportedBy.get('MAX_KEY_BYTES')).toEqual(['functions/contract/service-layout.ts']);
     expect([...exportedBy].filter(([, files]) => files.length > 1)).toEqual([]);
   });
+
+  it("formats/ has one codec table, which also says each format's content type", () => {
+    const declaring = SOURCES.filter((file) =>
+      /\bfunction codecFor\b/.test(readFileSync(path.join(root, file), 'utf8')),
+    );
+    expect(declaring).toEqual(['functions/formats/codecs.ts']);
+    for (const type of ['text/csv; charset=utf-8', 'application/x-ndjson']) {
+      expect(writers(type), type).toEqual(['functions/formats/codecs.ts']);
+    }
+  });
+
+  it('a .txt error line is worded in one place, for files and HTTP text/plain alike', () => {
+    const wording = [...parsed]
+      .filter(([, { literals }]) => literals.some((text) => text.startsWith('error line ')))
+      .map(([file]) => file);
+    expect(wording).toEqual(['functions/formats/txt-codec.ts']);
+  });
 });

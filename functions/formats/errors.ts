@@ -31,3 +31,20 @@ export class FormatError extends Error {
 export function isFormatError(error: unknown): error is FormatError {
   return error instanceof FormatError;
 }
+
+/**
+ * Whether a failure of a file's processing is the file's fault: the FormatError behind it, if
+ * any, found on the error itself or on its `cause` chain (a stream stage destroyed with a
+ * FormatError passes it on to the stages after it, and the S3 upload fails with it too). The one
+ * place a failure is classified: the caller reports a FormatError and retries anything else.
+ */
+export function fileFault(...errors: unknown[]): FormatError | undefined {
+  for (const error of errors) {
+    let seen = error;
+    for (let depth = 0; seen !== undefined && seen !== null && depth < 8; depth++) {
+      if (seen instanceof FormatError) return seen;
+      seen = (seen as { cause?: unknown }).cause;
+    }
+  }
+  return undefined;
+}

@@ -1,12 +1,16 @@
 /** Puzzle file formats as streaming readers/writers. Pure: no AWS; used by the S3 adapter, the batch and the CLI. */
 export type * from './types.js';
-export { FormatError, isFormatError } from './errors.js';
+export { FormatError, fileFault, isFormatError } from './errors.js';
 export type { FormatErrorCode } from './errors.js';
 export { detectFileKind, isFileFormat } from './file-kind.js';
 export type { FileKindResult } from './file-kind.js';
 export { FileTally, DEFAULT_FAILURE_CAP, emptyRowCounts } from './tally.js';
 export type { FileTallyOptions } from './tally.js';
-export { solvePuzzleStream, solveText } from './solve-stream.js';
+export { solvePuzzleStream } from './solve-stream.js';
+export { codecFor, contentTypeFor } from './codecs.js';
+export type { LineFormat } from './codecs.js';
+export { createTxtCodec, MAX_PROBLEMS_PER_BOARD } from './txt-codec.js';
+export type { TxtCodecOptions } from './txt-codec.js';
 export type { SolvePuzzleStreamOptions } from './solve-stream.js';
 export { MAX_JSON_CHARS } from './json-document.js';
 export { describeProblem } from './row-json.js';

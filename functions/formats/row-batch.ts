@@ -1,10 +1,8 @@
 import { countSolutions } from '../sudoku/index.js';
-import { createJsonlCodec } from './jsonl-codec.js';
-import type { LineCodec } from './line-codec.js';
+import { codecFor } from './codecs.js';
 import { OVERLONG_LINE } from './line-splitting.js';
 import type { Line } from './line-splitting.js';
 import { FileTally } from './tally.js';
-import { createTxtCodec } from './txt-codec.js';
 import type { RowCounts, RowFailure } from './types.js';
 
 /** The line formats whose rows are independent of each other, so any run of lines can be answered alone. */
@@ -137,10 +135,6 @@ function afterPlainLength(bytes: Uint8Array, start: number): number {
   if (c !== CR) return -1;
   if (end + 1 === bytes.length) return end + 1;
   return bytes[end + 1] === NEWLINE ? end + 2 : -1;
-}
-
-function codecFor(format: BatchFormat): LineCodec {
-  return format === 'txt' ? createTxtCodec() : createJsonlCodec();
 }
 
 /**

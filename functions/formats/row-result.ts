@@ -26,9 +26,15 @@ export function failedRow(problems: readonly (Problem | RowProblem)[], place: Ro
   return { status: statusOf(placed[0]!), problems: placed };
 }
 
-/** Solve one board of a file, counting to two solutions so reports can tell unique from multiple. Never throws. */
-export function solveRow(input: unknown, place: RowPlace): RowResult {
-  const outcome = solveBoard(input, { checkUnique: true });
+/**
+ * Solve one board of a file, counting to two solutions so reports can tell unique from multiple;
+ * `maxGuesses` bounds its search (the core's limit by default). Never throws.
+ */
+export function solveRow(input: unknown, place: RowPlace, maxGuesses?: number): RowResult {
+  const outcome = solveBoard(
+    input,
+    maxGuesses === undefined ? { checkUnique: true } : { checkUnique: true, maxGuesses },
+  );
   if (!outcome.ok) return failedRow(outcome.problems, place);
   return { status: outcome.unique === false ? 'multiple' : 'unique', solution: outcome.solution };
 }

@@ -3,34 +3,15 @@ import type { BatchSolver } from './batched-solve.js';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
-import { createCsvCodec } from './csv-codec.js';
+import { codecFor } from './codecs.js';
 import { FormatError } from './errors.js';
 import { solveJsonDocument } from './json-document.js';
-import { createJsonlCodec } from './jsonl-codec.js';
-import type { LineCodec } from './line-codec.js';
 import { solveLines } from './line-codec.js';
 import { splitLines } from './line-splitting.js';
 import { FileTally } from './tally.js';
 import type { FileTallyOptions } from './tally.js';
 import { decodeUtf8 } from './line-splitting.js';
-import { createTxtCodec } from './txt-codec.js';
 import type { FileFormat } from './types.js';
-
-function codecFor(format: Exclude<FileFormat, 'json'>): LineCodec {
-  switch (format) {
-    case 'txt':
-      return createTxtCodec();
-    case 'csv':
-      return createCsvCodec();
-    case 'jsonl':
-      return createJsonlCodec();
-  }
-}
-
-/** Text in, answered text out, in the given format. The building block under `solvePuzzleStream`. */
-export function solveText(text: AsyncIterable<string>, format: FileFormat, tally: FileTally): AsyncGenerator<string> {
-  return format === 'json' ? solveJsonDocument(text, tally) : solveLines(splitLines(text), codecFor(format), tally);
-}
 
 /**
  * Whether a zlib error is the file's fault (report it) rather than the transport's (retry).
@@ -69,9 +50,13 @@ export async function solvePuzzleStream(options: SolvePuzzleStreamOptions): Prom
   // upstream fails never settles the pipeline (a bad .gz hung the CLI and the S3 path).
   const stages: PipelineStage[] = [options.input];
   if (options.gunzip) stages.push(gunzipOrFormatError(options.input));
+  const { format } = options;
   stages.push(async function* solving(source: AsyncIterable<Buffer>) {
-    if (isBatchFormat(options.format)) yield* solveRowBatches(source, options.format, tally, options.batches);
-    else yield* solveText(decodeUtf8(source), options.format, tally);
+    // .txt and .jsonl rows are independent: answered in batches, on every thread. A .csv row may
+    // span lines (a quoted field), and .json is one document.
+    if (isBatchFormat(format)) yield* solveRowBatches(source, format, tally, options.batches);
+    else if (format === 'json') yield* solveJsonDocument(decodeUtf8(source), tally);
+    else yield* solveLines(splitLines(decodeUtf8(source)), codecFor(format), tally);
   });
   if (options.gzip) stages.push(createGzip());
   stages.push(options.output);

@@ -1,31 +1,50 @@
 import { OVERLONG_LINE } from './line-splitting.js';
 import type { LineCodec } from './line-codec.js';
 import { overlongRow } from './row-result.js';
-import { describeProblem } from './row-json.js';
 import { solveRow } from './row-result.js';
 import type { RowResult } from './row-result.js';
 
-/** A failed row in a .txt output: starts with a word, so it can never be mistaken for a grid. */
-export function txtAnswer(result: RowResult): string {
-  return result.problems ? `error: ${describeProblem(result.problems[0]!)}` : (result.solution as string);
+/** Problems listed per board, in an HTTP problem document and on a `.txt` error line; the rest are counted. */
+export const MAX_PROBLEMS_PER_BOARD = 10;
+
+/**
+ * A failed row in a .txt output (a file or an HTTP text/plain answer):
+ * `error line N: CODE: message[; CODE: message][; and K more problems]`, the first
+ * MAX_PROBLEMS_PER_BOARD problems with the rest counted. It starts with a word, so it can never be
+ * mistaken for a grid.
+ */
+export function txtAnswer(result: RowResult, lineNo: number): string {
+  if (!result.problems) return result.solution as string;
+  const listed = result.problems.slice(0, MAX_PROBLEMS_PER_BOARD);
+  const more = result.problems.length - listed.length;
+  const text = listed.map((p) => `${p.code}: ${p.message.replace(/\.$/, '')}`).join('; ');
+  return `error line ${lineNo}: ${text}${more > 0 ? `; and ${more} more problems` : ''}`;
 }
 
-/** `.txt`: one puzzle a line in; the 81-digit solution, or `error: CODE: reason`, a line out. */
-export function createTxtCodec(): LineCodec {
+export interface TxtCodecOptions {
+  /**
+   * The guesses the next row may search before it gives up with SEARCH_LIMIT, asked before each
+   * row (the HTTP route's time budget); the core's own limit by default.
+   */
+  maxGuesses?: () => number;
+}
+
+/** `.txt`: one puzzle a line in; the 81-digit solution, or an `error line N: ...` line (`txtAnswer`), a line out. */
+export function createTxtCodec(options: TxtCodecOptions = {}): LineCodec {
   return {
     line(line, lineNo, tally) {
       if (line === OVERLONG_LINE) {
         const result = overlongRow(lineNo);
         tally.record(result);
-        return txtAnswer(result);
+        return txtAnswer(result, lineNo);
       }
       if (line.trim() === '') {
         tally.blank();
         return '';
       }
-      const result = solveRow(line, { line: lineNo });
+      const result = solveRow(line, { line: lineNo }, options.maxGuesses?.());
       tally.record(result);
-      return txtAnswer(result);
+      return txtAnswer(result, lineNo);
     },
     end: () => undefined,
   };

@@ -26,9 +26,10 @@ export const SOLVE_SAFETY_MARGIN_MS = 2_000;
 /**
  * Problems listed per board in an answer (the first ones found; `problemsTotal` counts them all).
  * A board of 81 equal digits has over 200 duplicate pairs: listed in full, 1000 such boards made a
- * 43 MB answer, far over what Lambda can return.
+ * 43 MB answer, far over what Lambda can return. Written with the .txt format, whose error lines
+ * list the same number.
  */
-export const MAX_PROBLEMS_PER_BOARD = 10;
+export { MAX_PROBLEMS_PER_BOARD } from '../formats/index.js';
 
 /**
  * Largest answer the function returns, counted as Lambda counts it: the whole result serialized as

@@ -90,7 +90,8 @@ export const openApiDocument = {
           description:
             'For {"board"}: the solution. For {"boards"}: one result per board, in order (a failed board does not fail ' +
             'the others). For text/plain: one line per input line: the 81-digit solution, a blank line for a blank ' +
-            'line, or "error line N: CODE: message[; CODE: message]" for a line that could not be solved.',
+            'line, or "error line N: CODE: message[; CODE: message][; and K more problems]" for a line that could not be ' +
+            'solved: the line a .txt file in S3 gets for the same input.',
           headers: {
             'x-sudoku-solved': { description: 'text/plain only: lines solved.', schema: { type: 'string' } },
             'x-sudoku-failed': { description: 'text/plain only: lines not solved.', schema: { type: 'string' } },

@@ -1,6 +1,5 @@
 import { recordSolves } from '../observability/powertools.js';
-import type { Problem } from '../sudoku/index.js';
-import { listedProblems, solveRequestBoard } from './board-result.js';
+import { createTxtCodec, FileTally } from '../formats/index.js';
 import { ClientError } from './problems.js';
 import { MAX_BOARDS } from './constants.js';
 import type { SolveBudget } from './solve-budget.js';
@@ -8,19 +7,9 @@ import { textResponse } from './responses.js';
 import type { HttpResponse } from './types.js';
 
 /**
- * The answer line for an input line that could not be solved: never 81 digits, so never mistaken
- * for a grid. It lists the first problems and counts the rest.
- */
-export function errorLine(line: number, problems: readonly Problem[]): string {
-  const listed = listedProblems(problems);
-  const more = listed.problemsTotal - listed.problems.length;
-  const text = listed.problems.map((p) => `${p.code}: ${p.message.replace(/\.$/, '')}`).join('; ');
-  return `error line ${line}: ${text}${more > 0 ? `; and ${more} more problems` : ''}`;
-}
-
-/**
- * POST /solve with text/plain: one puzzle a line -> one answer line per input line, in order.
- * Blank lines stay blank; a line that cannot be solved is answered with `error line N: ...`.
+ * POST /solve with text/plain: one puzzle a line -> one answer line per input line, in order,
+ * through the `.txt` codec, so a line reads the same as in a `.txt` file: the solution, or
+ * `error line N: CODE: message[; ...]` for a line that cannot be solved. Blank lines stay blank.
  * Line endings LF or CRLF; a trailing newline is kept. Counts go in x-sudoku-solved/-failed.
  */
 export function solveTextBody(text: string, budget: SolveBudget): HttpResponse {
@@ -36,10 +25,10 @@ export function solveTextBody(text: string, budget: SolveBudget): HttpResponse {
       { limit: MAX_BOARDS },
     );
   }
+  const codec = createTxtCodec({ maxGuesses: () => budget.guessAllowance() });
+  const tally = new FileTally({ failureCap: 0 });
   const out: string[] = new Array<string>(lines.length);
-  let solved = 0;
   let micros = 0;
-  let attempted = 0;
   try {
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]!;
@@ -47,24 +36,20 @@ export function solveTextBody(text: string, budget: SolveBudget): HttpResponse {
         out[i] = '';
         continue;
       }
-      if (attempted > 0) budget.check(attempted, puzzles);
-      attempted++;
-      const result = solveRequestBoard(line.endsWith('\r') ? line.slice(0, -1) : line, budget.guessAllowance());
-      if (result.ok) {
-        solved++;
-        micros += result.stats.micros;
-        out[i] = result.solution as string;
-      } else {
-        micros += result.micros;
-        out[i] = errorLine(i + 1, result.problems);
-      }
+      if (tally.counts.rows > 0) budget.check(tally.counts.rows, puzzles);
+      const started = performance.now();
+      out[i] = codec.line(line.endsWith('\r') ? line.slice(0, -1) : line, i + 1, tally) ?? '';
+      micros += Math.round((performance.now() - started) * 1000);
     }
   } finally {
     // Also when the time budget stops the request: the boards solved so far were work done.
-    recordSolves(solved, attempted - solved, micros);
+    recordSolves(tally.counts.solved, tally.counts.rows - tally.counts.solved, micros);
   }
-  const failed = puzzles - solved;
-  return textResponse(200, out.join('\n'), { 'x-sudoku-solved': String(solved), 'x-sudoku-failed': String(failed) });
+  const solved = tally.counts.solved;
+  return textResponse(200, out.join('\n'), {
+    'x-sudoku-solved': String(solved),
+    'x-sudoku-failed': String(puzzles - solved),
+  });
 }
 
 function isBlank(line: string): boolean {

@@ -2,9 +2,15 @@ import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/
 import type { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { PassThrough } from 'node:stream';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
-import { detectFileKind, FileTally, isFormatError, solvePuzzleStream } from '../formats/index.js';
+import {
+  contentTypeFor,
+  detectFileKind,
+  FileTally,
+  fileFault,
+  isFormatError,
+  solvePuzzleStream,
+} from '../formats/index.js';
 import type { FileKind, FormatError } from '../formats/index.js';
 import { batchSolverFor, solverThreads } from '../parallel/index.js';
 import { logger, recordFile, recordSolves } from '../observability/powertools.js';
@@ -19,8 +25,6 @@ import type { FileReport } from './report.js';
 export const DEFAULT_PART_SIZE = 8 * 1024 * 1024;
 /** Parts uploaded at once. */
 export const DEFAULT_QUEUE_SIZE = 2;
-/** How long a failed upload waits for the solver to say whether the file itself was at fault. */
-const SOLVER_VERDICT_WAIT_MS = 5_000;
 
 export interface ProcessObjectOptions {
   client: S3Client;
@@ -47,13 +51,6 @@ export type ProcessObjectResult =
       sourceKey: string;
       eTag?: string;
     };
-
-const CONTENT_TYPE = {
-  txt: 'text/plain; charset=utf-8',
-  csv: 'text/csv; charset=utf-8',
-  jsonl: 'application/x-ndjson',
-  json: 'application/json',
-};
 
 /** ETags come quoted from HEAD/GET and bare in events; compare them bare. */
 function bareETag(eTag: string | undefined): string {
@@ -111,7 +108,7 @@ async function solveIntoOutput(
       Bucket: bucket,
       Key: options.outputKey,
       Body: outputBody,
-      ContentType: kind.gzip ? 'application/gzip' : CONTENT_TYPE[kind.format],
+      ContentType: contentTypeFor(kind),
       Metadata: { [SOURCE_ETAG_METADATA]: eTag, [SOURCE_KEY_METADATA]: encodeURIComponent(options.sourceKey) },
     },
     partSize: options.partSize ?? DEFAULT_PART_SIZE,
@@ -142,14 +139,9 @@ async function solveIntoOutput(
     // makes the Upload send AbortMultipartUpload; it settles only after that, so wait for it.
     outputBody.destroy(error instanceof Error ? error : new Error(String(error)));
     await uploading.catch(() => undefined);
-    // The solver's verdict wins: when the file is at fault (a FormatError such as BAD_GZIP), the
-    // upload fails with the same underlying error, and on Node 24 it says so first, while the
-    // solving pipeline settles only once all its streams have closed. Its streams are destroyed
-    // above, so it settles promptly; the bound only keeps a stream that never closes from
-    // holding the invocation.
-    if (solveError === undefined)
-      await Promise.race([solving.catch(() => undefined), delay(SOLVER_VERDICT_WAIT_MS, undefined, { ref: false })]);
-    throw isFormatError(solveError) ? solveError : error;
+    // A file at fault (a FormatError such as BAD_GZIP) is reported, anything else retried:
+    // formats/ says which, from whichever side failed first.
+    throw fileFault(solveError, error) ?? error;
   }
 }
 

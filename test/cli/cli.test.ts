@@ -36,7 +36,7 @@ describe('sudoku solve', () => {
     const out = lines(run.stdout);
     expect(out).toHaveLength(6);
     expect(out[0]).toBe(EASY_SOLUTION);
-    for (const i of [1, 3, 4]) expect(out[i]).toMatch(/^error: [A-Z_]+: /);
+    for (const i of [1, 3, 4]) expect(out[i]).toMatch(new RegExp(`^error line ${i + 1}: [A-Z_]+: `));
     expect(out[2]).toBe('');
     expect(out[5]).toBe(EASY_SOLUTION);
     const err = lines(run.stderr);

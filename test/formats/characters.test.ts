@@ -38,7 +38,7 @@ describe('limits in characters', () => {
 
   it('a .txt line of 81 emoji is answered as bad characters, never as a board of 162 cells', async () => {
     const { text, tally } = await runFormat('txt', `${EMOJI.repeat(81)}\n`);
-    expect(text).toMatch(/^error: BAD_CHARACTER: Cell at row 1, column 1 is '\u{1F600}'/u);
+    expect(text).toMatch(/^error line 1: BAD_CHARACTER: Cell at row 1, column 1 is '\u{1F600}'/u);
     expect(tally.failures[0]?.more).toBe(9);
   });
 });

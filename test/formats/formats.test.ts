@@ -36,10 +36,10 @@ describe('.txt', () => {
     const out = linesOf(text);
     expect(out).toHaveLength(7);
     expect(out[0]).toBe(EASY_SOLUTION);
-    expect(out[1]).toMatch(/^error: BAD_CHARACTER: /);
-    expect(out[2]).toMatch(/^error: WRONG_LENGTH: /);
-    expect(out[3]).toMatch(/^error: DUPLICATE_IN_ROW: /);
-    expect(out[4]).toMatch(/^error: NO_SOLUTION: /);
+    expect(out[1]).toMatch(/^error line 2: BAD_CHARACTER: /);
+    expect(out[2]).toMatch(/^error line 3: WRONG_LENGTH: /);
+    expect(out[3]).toMatch(/^error line 4: DUPLICATE_IN_ROW: /);
+    expect(out[4]).toMatch(/^error line 5: NO_SOLUTION: /);
     expect(isSolutionOf(MULTIPLE, out[5]!)).toBe(true);
     expect(out[6]).toBe(EASY_SOLUTION);
     expect(tally.counts).toEqual({
@@ -84,7 +84,7 @@ describe('.txt', () => {
           lines.forEach((l, i) => {
             if (l.trim() === '') expect(out[i]).toBe('');
             else if (l === EASY) expect(out[i]).toBe(EASY_SOLUTION);
-            else expect(out[i]!.startsWith('error: ') || isSolutionOf(l, out[i]!)).toBe(true);
+            else expect(out[i]!.startsWith(`error line ${i + 1}: `) || isSolutionOf(l, out[i]!)).toBe(true);
           });
         },
       ),

@@ -147,7 +147,7 @@ describe('rows answered in batches (the file path of .txt and .jsonl)', () => {
     const failedLines = got.failures.map((f) => f.problem.line);
     const expectedLines = Array.from({ length: 50 }, (_, k) => [2, 5, 7].map((l) => k * rows.length + l)).flat();
     expect(failedLines).toEqual(expectedLines);
-    for (const line of expectedLines) expect(lines[line - 1]).toMatch(/^error: [A-Z_]+: /);
+    for (const line of expectedLines) expect(lines[line - 1]).toMatch(new RegExp(`^error line ${line}: [A-Z_]+: `));
   });
 
   it('drops a line that never ends as it streams in and answers it as too long, then goes on', async () => {
@@ -155,7 +155,7 @@ describe('rows answered in batches (the file path of .txt and .jsonl)', () => {
     const got = await batched(bytes, 'txt', { chunkSize: 64, batchBytes: 100, maxLineChars: 100 });
     expect(got.text.split('\n')).toEqual([
       EASY_SOLUTION,
-      expect.stringMatching(/^error: LINE_TOO_LONG: /),
+      expect.stringMatching(/^error line 2: LINE_TOO_LONG: /),
       EASY_SOLUTION,
       '',
     ]);

@@ -45,7 +45,7 @@ describe.each(['handler', 'cli'] as const)('the %s bundle', (name) => {
     const answer = JSON.parse(child.stdout) as { ok: boolean; text: string; counts: { rows: number; solved: number } };
     expect(answer.ok).toBe(true);
     expect(answer.text.split('\n')[0]).toBe(EASY_SOLUTION);
-    expect(answer.text.split('\n')[1]).toMatch(/^error: DUPLICATE_IN_ROW: /);
+    expect(answer.text.split('\n')[1]).toMatch(/^error line 11: DUPLICATE_IN_ROW: /);
     expect(answer).toMatchObject({ counts: { rows: 2, solved: 1 }, failures: [{ problem: { line: 11 } }] });
   });
 });
@@ -104,7 +104,7 @@ describe('the Lambda bundle with SOLVER_THREADS=2', () => {
     rows.forEach((row, i) => {
       const expected =
         row === DUPLICATE
-          ? expect.stringMatching(/^error: DUPLICATE_IN_ROW/)
+          ? expect.stringMatching(new RegExp(`^error line ${i + 1}: DUPLICATE_IN_ROW`))
           : row === EASY
             ? EASY_SOLUTION
             : HARD_SOLUTION;
