@@ -8,10 +8,10 @@ import type { MapItemResult, MapResult, ItemError } from './types.js';
 export const MAX_ERROR_MESSAGE_CHARS = 500;
 
 /** Codes of the errors that end a batch invocation or run as a whole. */
-export type BatchErrorCode = 'INVALID_BATCH_INPUT' | 'ITEMS_FAILED' | 'RUN_FAILED';
+export type BatchErrorCode = 'INVALID_BATCH_INPUT' | 'ITEMS_FAILED';
 
 /**
- * The event's `BatchInput` (or a run request) cannot be acted on: no bucket, unknown mode, a
+ * The event's `BatchInput` (or a local run request) cannot be acted on: no bucket, unknown mode, a
  * prefix outside the mode's. Nothing was processed; the map counts the whole batch failed.
  */
 export class BatchInputError extends Error {
@@ -29,7 +29,7 @@ export class BatchInputError extends Error {
 type FailedItem = Extract<MapItemResult, { status: 'failed' }>;
 
 /** `key (code: message)` for each failed file, capped so the message fits in a Step Functions Cause. */
-function describeFailures(failed: readonly { key: string; error: ItemError }[], limit = 10): string {
+export function describeFailures(failed: readonly { key: string; error: ItemError }[], limit = 10): string {
   const shown = failed.slice(0, limit).map((f) => `${f.key} (${f.error.code}: ${f.error.message})`);
   return shown.join('; ') + (failed.length > limit ? `; and ${failed.length - limit} more` : '');
 }
@@ -48,20 +48,6 @@ export class BatchItemsFailedError extends Error {
     const failed = result.items.filter((item): item is FailedItem => item.status === 'failed');
     super(`${failed.length} of ${result.items.length} file(s) failed: ${describeFailures(failed)}`);
     this.failed = failed;
-  }
-}
-
-/** Thrown when a whole run (a run request given to the function directly) ended with failed files. */
-export class BatchRunFailedError extends Error {
-  override readonly name = 'BatchRunFailedError';
-  readonly code: BatchErrorCode = 'RUN_FAILED';
-  constructor(
-    readonly failedFiles: number,
-    readonly failures: readonly { key: string; error: ItemError }[],
-    /** Where the run report was written. */
-    readonly reportPrefix: string,
-  ) {
-    super(`${failedFiles} file(s) failed (run report: ${reportPrefix}): ${describeFailures(failures)}`);
   }
 }
 

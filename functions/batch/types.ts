@@ -27,19 +27,6 @@ export interface MapEvent {
   BatchInput: MapInput;
 }
 
-/**
- * What the schedules start the state machine with (`{"mode":"batch"}`, `{"mode":"sweep"}`). In AWS
- * it never reaches the function; given to it directly (`npm run invoke`), the function runs the
- * whole job itself, like `npm run batch`.
- */
-export interface RunRequest {
-  mode?: RunMode;
-  /** Narrows the listing: a full key prefix, or a path under the mode's prefix. */
-  prefix?: string;
-  /** Defaults to the BUCKET environment variable. */
-  bucket?: string;
-}
-
 /** Why one file failed: an error value, not a thrown one, so the other files of the group go on. */
 export interface ItemError {
   /** The error's code or name (`NoSuchBucket`, `Z_DATA_ERROR`, `UNKNOWN_EXTENSION`, ...). */
@@ -92,29 +79,4 @@ export interface MapResult extends RunTotals {
   bucket: string;
   items: MapItemResult[];
   durationMs: number;
-}
-
-/** What a whole run did: `npm run batch`, or a run request given to the function. */
-export interface RunSummary extends RunTotals {
-  runId: string;
-  mode: RunMode;
-  bucket: string;
-  /** The key prefix listed. */
-  prefix: string;
-  /** Where the run report was written (`reports/runs/<runId>/`), when it was. */
-  reportPrefix?: string;
-  startedAt: string;
-  finishedAt: string;
-  durationMs: number;
-  /** Objects listed (every status counts one). */
-  listed: number;
-  /** Groups of keys handed to one invocation each, by how the invocation ended. */
-  /** Invocations (map items); `retried` counts the extra attempts of groups whose files partly failed. */
-  invocations: { succeeded: number; failed: number; retried: number };
-  /** Listed objects per second of the whole run, whatever their status. */
-  filesPerSecond: number;
-  /** Puzzles (rows) solved by this run per second. */
-  puzzlesPerSecond: number;
-  /** The failed files (the first ones, capped), with why. */
-  failures: { key: string; error: ItemError }[];
 }

@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import { mapEventKind, runRequestKind } from '../batch/event-kinds.js';
+import { mapEventKind } from '../batch/event-kinds.js';
 import { httpEventKind } from '../http/event-kind.js';
 import { s3EventBridgeKind, s3EventKind, s3SqsKind } from '../s3/event-kind.js';
 import { logger } from '../observability/powertools.js';
@@ -15,7 +15,6 @@ export const eventKinds: readonly EventKind[] = [
   s3EventBridgeKind,
   s3SqsKind,
   mapEventKind,
-  runRequestKind,
 ];
 
 /** Longest excerpt of an unrecognised event written to the log. */

@@ -1,11 +1,11 @@
 /**
  * `npm run batch [-- --sweep] [--prefix P]`: the scheduled batch run against the local S3 of
- * `npm start`. The job itself (list, group, bounded concurrency, run report) is functions/batch's
- * `runBatchJob`, the same code the function runs for each map batch; this file only reads the
- * command line and the environment, shows progress and prints the summary.
+ * `npm start`. The job itself (list, group, bounded concurrency, run report) is `runBatchJob`
+ * (batch-run.ts), around the function's own map-batch handler; this file only reads the command
+ * line and the environment, shows progress and prints the summary.
  */
 import { pathToFileURL } from 'node:url';
-import type { RunSummary } from '../batch/types.js';
+import type { RunSummary } from './batch-run.js';
 import { BATCH_USAGE, parseBatchArguments } from './batch-arguments.js';
 import { BatchProgress } from './batch-progress.js';
 import { localCredentials } from './iam/local-account.js';
@@ -47,7 +47,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
   env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   const { createS3Client, s3ClientSettingsFromEnv } = await import('../pipeline/s3-client.js');
-  const { runBatchJob } = await import('../batch/run.js');
+  const { runBatchJob } = await import('./batch-run.js');
 
   const endpoint = env.S3_ENDPOINT || `http://127.0.0.1:${env.S3_PORT || DEFAULT_S3_PORT}`;
   const bucket = env.BUCKET || DEFAULT_BUCKET;

@@ -3,12 +3,18 @@
  * `sam local invoke`. Logs go to stderr; each result is printed to stdout as JSON (for an HTTP
  * result, a JSON body is shown parsed and any other body as its text, as the client would see it).
  * Exits 1 if the handler throws, as the invocation would fail in AWS.
+ *
+ * A schedule's input (`events/batch-schedule-*.json`, `{"mode": "batch" | "sweep"}`) is not an
+ * event of the function: in AWS it starts the state machine. Given here, the local runner runs
+ * the whole job instead (as `npm run batch`: the files function's credentials for the files, the
+ * state machine's for the listing and the run report), and its summary is the result.
  */
 import { loadDeployedHandler } from './deployed-handler.js';
 import { Console } from 'node:console';
 import { readFile } from 'node:fs/promises';
-import { useFilesFunctionCredentials } from './iam/local-account.js';
+import { localCredentials, useFilesFunctionCredentials } from './iam/local-account.js';
 import { createLambdaContext } from './lambda-context.js';
+import type { RunRequest } from './run-request.js';
 import { DEFAULT_S3_PORT } from './s3-server.js';
 
 /** The response's Content-Type, whatever the header's case; undefined when it has none. */
@@ -55,13 +61,24 @@ export async function main(files: string[]): Promise<number> {
   useFilesFunctionCredentials(process.env);
   globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
   const handler = await loadDeployedHandler();
+  // Imported once the environment above is set: Powertools reads it when the logger is created.
+  const { handleRunRequest, isRunRequest } = await import('./run-request.js');
+  const runLocally = async (request: RunRequest): Promise<unknown> => {
+    const { createS3Client, s3ClientSettingsFromEnv } = await import('../pipeline/s3-client.js');
+    const runClient = createS3Client({ ...s3ClientSettingsFromEnv(process.env), ...localCredentials('run') });
+    try {
+      return await handleRunRequest(request, { runClient });
+    } finally {
+      runClient.destroy();
+    }
+  };
   let failed = 0;
   for (const file of files) {
     const event = JSON.parse(await readFile(file, 'utf8')) as unknown;
     const context = createLambdaContext();
     const start = performance.now();
     try {
-      const result = await handler(event, context);
+      const result = isRunRequest(event) ? await runLocally(event) : await handler(event, context);
       process.stderr.write(`${file}: ${context.awsRequestId} in ${(performance.now() - start).toFixed(2)} ms\n`);
       process.stdout.write(`${JSON.stringify(readable(result), null, 2)}\n`);
     } catch (error) {

@@ -1,9 +1,7 @@
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
-import type { MessagePort } from 'node:worker_threads';
+import type { MessagePort, WorkerOptions } from 'node:worker_threads';
 import { answerBatch, IN_THREAD_SOLVER } from '../formats/index.js';
 import type { BatchAnswer, BatchSolver, RowBatch } from '../formats/index.js';
 
@@ -16,36 +14,30 @@ const BATCHES_PER_THREAD = 2;
 /** Batches in flight beyond the workers' when this thread solves too (see the constructor). */
 const SOLVED_HERE_AHEAD = 8;
 
-export interface WorkerScript {
-  url: URL;
-  /** A TypeScript source (tests, `tsx` runs): loaded through tsx's loader. */
-  typescript?: boolean;
+/**
+ * Starts one solver thread with the options the pool gives it (its reply port, the inherited
+ * Node options). The pool does not know where the thread's code is: the bundles ship
+ * batch-worker.mjs (`bundledWorker`), and runs from the sources (tests, tsx) inject a factory that
+ * loads the TypeScript entry (functions/local/source-worker.ts), so that plumbing never ships.
+ */
+export type WorkerFactory = (options: WorkerOptions) => Worker;
+
+/** A factory for a thread that runs a JavaScript module (`.mjs`). */
+export function workerFromScript(url: URL): WorkerFactory {
+  return (options) => new Worker(url, options);
 }
 
 /**
- * Where the solver thread's code is. Bundled, it is batch-worker.mjs beside index.mjs (the CLI)
- * or beside the chunks/ folder this code may sit in (the Lambda bundle). From the sources
- * (vitest, tsx), it is the .ts entry, run through tsx.
+ * The solver thread of a bundle: batch-worker.mjs beside index.mjs (the CLI) or beside the
+ * chunks/ folder this code may sit in (the Lambda bundle); undefined when there is none (the
+ * sources, or a test's ad hoc bundle).
  */
-export function defaultWorkerScript(): WorkerScript | undefined {
+export function bundledWorker(): WorkerFactory | undefined {
   for (const relative of ['./batch-worker.mjs', '../batch-worker.mjs']) {
     const url = new URL(relative, import.meta.url);
-    if (existsSync(fileURLToPath(url))) return { url };
+    if (existsSync(fileURLToPath(url))) return workerFromScript(url);
   }
-  const source = new URL('./batch-worker.ts', import.meta.url);
-  if (existsSync(fileURLToPath(source))) return { url: source, typescript: true };
   return undefined;
-}
-
-/**
- * A worker for a TypeScript entry. `execArgv: ['--import', 'tsx']` does not reach a worker's own
- * entry on Node 20, so a small ESM stub imports the entry through tsx's API (resolved from here).
- */
-function typescriptWorker(url: URL, options: WorkerOptions): Worker {
-  const tsxPackage = createRequire(import.meta.url).resolve('tsx/package.json');
-  const tsxApi = pathToFileURL(path.join(path.dirname(tsxPackage), 'dist', 'esm', 'api', 'index.mjs')).href;
-  const stub = `import(${JSON.stringify(tsxApi)}).then((tsx) => tsx.tsImport(${JSON.stringify(url.href)}, ${JSON.stringify(url.href)}));`;
-  return new Worker(stub, { ...options, eval: true });
 }
 
 /** Node options a thread takes over from its process; each with its value (`--import tsx` or `--import=tsx`). */
@@ -94,12 +86,11 @@ export interface WorkerData {
   replies?: MessagePort;
 }
 
-type WorkerOptions = ConstructorParameters<typeof Worker>[1];
-
 export interface WorkerPoolOptions {
   /** Worker threads to start. */
   workers: number;
-  script: WorkerScript;
+  /** Starts each thread (`bundledWorker()`, or a factory a run from the sources injects). */
+  startWorker: WorkerFactory;
   /**
    * This thread answers batches too, as one more solver, whenever every worker already has its
    * fill: with N CPUs, N-1 workers and this thread keep N cores busy without a third thread
@@ -125,7 +116,7 @@ export class WorkerPool implements BatchSolver {
   private here = 0;
 
   constructor(options: WorkerPoolOptions) {
-    for (let i = 0; i < options.workers; i++) this.threads.push(this.start(options.script));
+    for (let i = 0; i < options.workers; i++) this.threads.push(this.start(options.startWorker));
     this.solveHere = options.solveHere === true;
     // Solving here, the batches answered here wait in line with the workers' for their turn to be
     // written; a few more in flight let this thread keep solving while a worker starts up (tens
@@ -148,14 +139,14 @@ export class WorkerPool implements BatchSolver {
    * or cutting, can then take the answers in at once (receiveMessageOnPort) instead of when its
    * event loop next turns, so it sees which threads are short of work before handing out a batch.
    */
-  private start(script: WorkerScript): Thread {
+  private start(startWorker: WorkerFactory): Thread {
     const { port1: replies, port2 } = new MessageChannel();
     const options: WorkerOptions = {
       execArgv: threadExecArgv(),
       workerData: { replies: port2 } satisfies WorkerData,
       transferList: [port2],
     };
-    const worker = script.typescript ? typescriptWorker(script.url, options) : new Worker(script.url, options);
+    const worker = startWorker(options);
     const thread: Thread = { worker, replies, tasks: [] };
     replies.on('message', (reply: WorkerReply) => this.answered(thread, reply));
     worker.on('error', (error) => this.lose(thread, error));

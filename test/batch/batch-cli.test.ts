@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunSummary } from '../../functions/batch/index.js';
+import type { RunSummary } from '../../functions/local/batch-run.js';
 import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
 import { startTestS3 } from '../s3/local-s3.js';
 import type { TestS3 } from '../s3/local-s3.js';

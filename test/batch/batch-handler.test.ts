@@ -1,18 +1,15 @@
 import '../s3/quiet-logs.js';
 import { spawnSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  BatchInputError,
-  BatchItemsFailedError,
-  handleRunRequest,
-  isMapEvent,
-  isRunRequest,
-} from '../../functions/batch/index.js';
-import type { MapEvent, MapResult, RunSummary } from '../../functions/batch/index.js';
+import { BatchInputError, BatchItemsFailedError, isMapEvent } from '../../functions/batch/index.js';
+import type { MapEvent, MapResult } from '../../functions/batch/index.js';
+import type { RunSummary } from '../../functions/local/batch-run.js';
+import { handleRunRequest, isRunRequest } from '../../functions/local/run-request.js';
 import { handler } from '../../functions/handler/index.js';
 import { createLambdaContext } from '../../functions/local/lambda-context.js';
 import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
@@ -136,9 +133,26 @@ describe('the entry point given the map batch event', () => {
 });
 
 describe('the entry point given the schedule input', () => {
-  it('runs the whole job itself (list, group, solve) and returns the run summary', async () => {
+  it('does not take it: in AWS it starts the state machine, so the deployed function has no such event', async () => {
     await s3.put('batch/scheduled/one.txt', `${EASY}\n${EASY}\n`);
-    const summary = (await invoke({ mode: 'batch', prefix: 'scheduled/' })) as RunSummary;
+    await expect(invoke({ mode: 'batch', prefix: 'scheduled/' })).rejects.toMatchObject({
+      name: 'UnrecognisedEventError',
+    });
+    expect(await s3.exists('solved/scheduled/one.txt')).toBe(false);
+  });
+
+  it('given to `npm run invoke`, is run whole by the local runner (list, group, solve), which returns the run summary', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sudoku-schedule-'));
+    const eventFile = path.join(dir, 'schedule.json');
+    writeFileSync(eventFile, JSON.stringify({ mode: 'batch', prefix: 'scheduled/' }));
+    const run = spawnSync(path.join(root, 'node_modules', '.bin', 'tsx'), ['functions/local/invoke.ts', eventFile], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, S3_ENDPOINT: s3.server.endpoint, BUCKET: s3.bucket, POWERTOOLS_LOG_LEVEL: 'SILENT' },
+    });
+    rmSync(dir, { recursive: true, force: true });
+    expect(run.status, run.stderr).toBe(0);
+    const summary = JSON.parse(run.stdout) as RunSummary;
     expect(summary).toMatchObject({
       mode: 'batch',
       bucket: s3.bucket,
@@ -146,9 +160,8 @@ describe('the entry point given the schedule input', () => {
       files: { solved: 1 },
       puzzles: { rows: 2 },
     });
-    // The function's role may not write the run results (reports/runs/ is Step Functions'): the
-    // summary it returns is the report.
-    expect(summary.reportPrefix).toBeUndefined();
+    // With the state machine's credentials, as `npm run batch` has them, it writes its run report.
+    expect(summary.reportPrefix).toMatch(/^reports\/runs\/local-/);
   });
 });
 
@@ -201,7 +214,7 @@ describe('the sample events in events/batch-*.json', () => {
   });
 });
 
-describe('a run request given to the deployed files function', () => {
+describe('a run request given to the local runner', () => {
   it("solves the files but writes no run report with the function's role: reports/runs/ belongs to Step Functions", async () => {
     await s3.put('batch/run-request/a.txt', `${EASY}\n`);
     const deployed = await handleRunRequest(

@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
-  mapItemFromListing,
   forEachBounded,
-  groupItems,
   isMapEvent,
-  isRunRequest,
   itemError,
   itemKeysFor,
-  listingPrefix,
   mapBounded,
   MAX_ERROR_MESSAGE_CHARS,
 } from '../../functions/batch/index.js';
+import { groupItems, listingPrefix, mapItemFromListing } from '../../functions/local/map-reader.js';
+import { isRunRequest } from '../../functions/local/run-request.js';
 import { RUN_DEFAULTS } from '../../functions/contract/service-layout.js';
 import { defaults } from '../../infra/settings.js';
 import { parseBatchArguments } from '../../functions/local/batch-arguments.js';

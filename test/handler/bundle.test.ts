@@ -28,6 +28,9 @@ const EXPECTED_STATUS: Record<string, number> = {
   'http-solve-no-solution.json': 422,
 };
 
+/** The schedules' input: it starts the state machine in AWS and is no event of the function's. */
+const SCHEDULE_EVENTS = ['batch-schedule-batch.json', 'batch-schedule-sweep.json'];
+
 /** Runs in the child: loads the bundle beside it and invokes it with each event file given. */
 const RUNNER = `
 import { readFileSync } from 'node:fs';
@@ -63,7 +66,7 @@ beforeAll(() => {
   workDir = mkdtempSync(path.join(tmpdir(), 'sudoku-handler-bundle-'));
   cpSync(bundleDir, workDir, { recursive: true });
   writeFileSync(path.join(workDir, 'run.mjs'), RUNNER);
-  const files = Object.keys(EXPECTED_STATUS).map((name) => path.join(eventsDir, name));
+  const files = [...Object.keys(EXPECTED_STATUS), ...SCHEDULE_EVENTS].map((name) => path.join(eventsDir, name));
   const child = spawnSync(process.execPath, ['run.mjs', ...files, '-'], {
     cwd: workDir,
     encoding: 'utf8',
@@ -129,6 +132,15 @@ describe('the built bundle dist/handler/index.mjs, run alone from a folder outsi
     expect(output.error?.name).toBe('UnrecognisedEventError');
   });
 
+  it.each(SCHEDULE_EVENTS)(
+    'has no event kind only the twin sends: %s (a run request, run by the local runner) is unrecognised',
+    (name) => {
+      const output = outputs.find((o) => o.file.endsWith(`/${name}`))!;
+      expect(output.result).toBeUndefined();
+      expect(output.error?.name).toBe('UnrecognisedEventError');
+    },
+  );
+
   it('writes structured JSON logs with the Lambda request id, and EMF metrics', () => {
     const records = logLines.map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(
@@ -147,16 +159,34 @@ describe('the built bundle dist/handler/index.mjs, run alone from a folder outsi
 });
 
 describe('what the deployable bundle holds', () => {
-  it('ships none of the twin (functions/local/), nor its AGPL IAM evaluator, s3rver or the CDK', () => {
-    const sources = readdirSync(bundleDir, { recursive: true, encoding: 'utf8' })
+  const files = () => readdirSync(bundleDir, { recursive: true, encoding: 'utf8' });
+  const sources = () =>
+    files()
       .filter((file) => file.endsWith('.map'))
       .flatMap(
         (file) => (JSON.parse(readFileSync(path.join(bundleDir, file), 'utf8')) as { sources: string[] }).sources,
       );
-    expect(sources.some((s) => s.includes('functions/pipeline/'))).toBe(true);
-    const foreign = sources.filter((s) =>
-      /functions\/local\/|@cloud-copilot\/|node_modules\/s3rver\/|node_modules\/aws-cdk-lib\//.test(s),
+
+  it('ships none of the twin (functions/local/), nor its AGPL IAM evaluator, s3rver, tsx or the CDK', () => {
+    expect(sources().some((s) => s.includes('functions/pipeline/'))).toBe(true);
+    const foreign = sources().filter((s) =>
+      /functions\/local\/|@cloud-copilot\/|node_modules\/s3rver\/|node_modules\/tsx\/|node_modules\/aws-cdk-lib\//.test(
+        s,
+      ),
     );
     expect(foreign).toEqual([]);
+  });
+
+  it('ships no twin-only code: no whole-job runner or run request, no tsx plumbing for the TypeScript worker', () => {
+    // The runner's modules live in functions/local/ (checked above); these are what they held.
+    const code = files()
+      .filter((file) => file.endsWith('.mjs'))
+      .map((file) => readFileSync(path.join(bundleDir, file), 'utf8'))
+      .join('\n');
+    for (const twinOnly of ['tsx/package.json', 'tsImport', 'batch-worker.ts', 'RUN_FAILED', 'sudoku-local-batch']) {
+      expect(code.includes(twinOnly), twinOnly).toBe(false);
+    }
+    expect(code).toContain('batch-worker.mjs');
+    expect(sources().filter((s) => /functions\/batch\/(run|run-report|handle-run-request)\.ts$/.test(s))).toEqual([]);
   });
 });

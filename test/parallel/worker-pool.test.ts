@@ -4,7 +4,14 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultWorkerScript, solverThreads, threadExecArgv, WorkerPool } from '../../functions/parallel/index.js';
+import { sourceWorkerFactory } from '../../functions/local/source-worker.js';
+import {
+  solverThreads,
+  threadExecArgv,
+  type WorkerFactory,
+  workerFromScript,
+  WorkerPool,
+} from '../../functions/parallel/index.js';
 import { batched } from '../formats/run-batches.js';
 import { DUPLICATE, EASY, EASY_SOLUTION, HARD, MULTIPLE, NO_SOLUTION } from '../helpers/boards.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
@@ -28,9 +35,8 @@ afterAll(async () => {
   await Promise.all(pools.map((p) => p.close()));
 });
 
-function pool(workers: number, script = defaultWorkerScript(), solveHere = false): WorkerPool {
-  if (!script) throw new Error('no batch-worker script found');
-  const created = new WorkerPool({ workers, script, solveHere });
+function pool(workers: number, startWorker: WorkerFactory = sourceWorkerFactory(), solveHere = false): WorkerPool {
+  const created = new WorkerPool({ workers, startWorker, solveHere });
   pools.push(created);
   return created;
 }
@@ -47,7 +53,7 @@ describe('the worker pool', () => {
     const input = bytes.toString('utf8').split('\n');
     expect(lines).toHaveLength(input.length);
     input.forEach((row, i) => {
-      if (/^[0-9.]{81}\r?$/.test(row) && !lines[i]!.startsWith('error:'))
+      if (/^[0-9.]{81}\r?$/.test(row) && !lines[i]!.startsWith(`error line ${i + 1}: `))
         expect(isSolutionOf(row.trim(), lines[i]!)).toBe(true);
     });
     expect(parallel.counts.rows).toBe(parallel.counts.solved + parallel.failures.length);
@@ -66,7 +72,7 @@ describe('the worker pool', () => {
     const warnings: Error[] = [];
     const onWarning = (warning: Error) => warnings.push(warning);
     process.on('warning', onWarning);
-    const dying = pool(2, { url: new URL('./fixtures/dying-worker.mjs', import.meta.url) });
+    const dying = pool(2, workerFromScript(new URL('./fixtures/dying-worker.mjs', import.meta.url)));
     const got = await batched(bytes, 'txt', { ...CUT, solver: dying }).finally(() => process.off('warning', onWarning));
     expect(warnings.map((w) => (w as Error & { code?: string }).code)).toEqual([
       'SUDOKU_SOLVER_THREAD_LOST',
@@ -88,7 +94,7 @@ describe('the worker pool with the calling thread as one more solver', () => {
   it('answers in input order whichever thread solved each batch, serving its threads first', async () => {
     const bytes = mixedFile();
     const alone = await batched(bytes, 'txt', CUT);
-    const both = pool(1, defaultWorkerScript(), true);
+    const both = pool(1, sourceWorkerFactory(), true);
     expect(await batched(bytes, 'txt', { ...CUT, solver: both })).toEqual(alone);
     // The thread was handed some batches (the first two at least) and this thread answered others.
     const batches = Math.ceil(bytes.length / CUT.batchBytes);
@@ -101,7 +107,7 @@ describe('the worker pool with the calling thread as one more solver', () => {
 
   it('keeps the order when its thread is slower than the calling thread, which then answers most batches', async () => {
     const bytes = mixedFile();
-    const slow = pool(1, { url: new URL('./fixtures/slow-worker.ts', import.meta.url), typescript: true }, true);
+    const slow = pool(1, sourceWorkerFactory(new URL('./fixtures/slow-worker.ts', import.meta.url)), true);
     const got = await batched(bytes, 'txt', { ...CUT, solver: slow });
     expect(got).toEqual(await batched(bytes, 'txt', CUT));
     expect(slow.answeredHere).toBeGreaterThan(0);
@@ -113,7 +119,7 @@ describe('the worker pool with the calling thread as one more solver', () => {
     const warnings: Error[] = [];
     const onWarning = (warning: Error) => warnings.push(warning);
     process.on('warning', onWarning);
-    const dying = pool(1, { url: new URL('./fixtures/dying-worker.mjs', import.meta.url) }, true);
+    const dying = pool(1, workerFromScript(new URL('./fixtures/dying-worker.mjs', import.meta.url)), true);
     const got = await batched(bytes, 'txt', { ...CUT, solver: dying }).finally(() => process.off('warning', onWarning));
     expect(warnings.map((w) => (w as Error & { code?: string }).code)).toEqual(['SUDOKU_SOLVER_THREAD_LOST']);
     expect(got).toEqual(await batched(bytes, 'txt', CUT));
@@ -124,7 +130,9 @@ describe('the worker pool with the calling thread as one more solver', () => {
 describe('a process with a worker pool', () => {
   it('exits when its work is done, threads that never got a batch included', () => {
     const script = [
-      "const { batchSolverFor } = await import('./functions/parallel/index.ts');",
+      "const { batchSolverFor, useWorkerFactory } = await import('./functions/parallel/index.ts');",
+      "const { sourceWorkerFactory } = await import('./functions/local/source-worker.ts');",
+      'useWorkerFactory(sourceWorkerFactory());',
       'const solver = batchSolverFor(3);',
       `const bytes = new TextEncoder().encode(${JSON.stringify(`${EASY}\n`)});`,
       "const answer = await solver.solve({ format: 'txt', firstLine: 1, bytes, lines: 1, overlong: [], maxLineChars: 100 });",

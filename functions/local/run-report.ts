@@ -1,7 +1,8 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { MAP_STATE_NAMES, RUN_REPORTS_PREFIX } from '../contract/service-layout.js';
-import type { RunMode, RunSummary } from './types.js';
+import type { RunMode } from '../contract/service-layout.js';
+import type { RunSummary } from './batch-run.js';
 
 /**
  * A local run writes its report in the format Step Functions' result writer gives a map run
