@@ -123,6 +123,39 @@ describe('arrows run one way', () => {
   });
 });
 
+describe('no loops', () => {
+  /** The files of the repository a file imports (`.js` specifiers name the `.ts` sources). */
+  const localImports = (file: string): string[] =>
+    (parsed.get(file)?.imports ?? []).map((i) => i.replace(/\.js$/, '.ts')).filter((i) => parsed.has(i));
+
+  it('no module imports itself back through others (functions/s3 once did, over decodeEventKey)', () => {
+    const loops: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (file: string, trail: string[]): void => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') {
+        loops.push([...trail.slice(trail.indexOf(file)), file].join(' -> '));
+        return;
+      }
+      state.set(file, 'open');
+      for (const next of localImports(file)) visit(next, [...trail, file]);
+      state.set(file, 'done');
+    };
+    for (const file of parsed.keys()) if (file.startsWith('functions/')) visit(file, []);
+    expect(loops).toEqual([]);
+  });
+
+  it('every error class of the service extends the one ServiceError (with its code)', () => {
+    const bare = SOURCES.filter(
+      (file) =>
+        file.startsWith('functions/') &&
+        file !== 'functions/contract/service-error.ts' &&
+        /\bclass \w+ extends Error\b/.test(readFileSync(path.join(root, file), 'utf8')),
+    );
+    expect(bare).toEqual([]);
+  });
+});
+
 describe('one source for each fact', () => {
   it.each(['incoming/', 'solved/', 'reports/', 'batch/'])(
     'the prefix %s is written as a literal in one file only',

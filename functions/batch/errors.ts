@@ -1,4 +1,5 @@
 import type { MapItemResult, MapResult, ItemError } from './types.js';
+import { ServiceError } from '../contract/service-error.js';
 
 /**
  * Longest error message kept per failed file in an invocation's result. The result becomes the
@@ -14,15 +15,14 @@ export type BatchErrorCode = 'INVALID_BATCH_INPUT' | 'ITEMS_FAILED';
  * The event's `BatchInput` (or a local run request) cannot be acted on: no bucket, unknown mode, a
  * prefix outside the mode's. Nothing was processed; the map counts the whole batch failed.
  */
-export class BatchInputError extends Error {
+export class BatchInputError extends ServiceError<BatchErrorCode> {
   override readonly name = 'BatchInputError';
-  readonly code: BatchErrorCode = 'INVALID_BATCH_INPUT';
   constructor(
     message: string,
     /** The field at fault, e.g. `BatchInput.mode`. */
     readonly location: string,
   ) {
-    super(`${location}: ${message}`);
+    super('INVALID_BATCH_INPUT', `${location}: ${message}`);
   }
 }
 
@@ -40,13 +40,12 @@ export function describeFailures(failed: readonly { key: string; error: ItemErro
  * percentage) and list them in `FAILED_n.json`, with this message as the Cause; a redrive retries
  * them, and the files that did succeed are then skipped by their output's source ETag.
  */
-export class BatchItemsFailedError extends Error {
+export class BatchItemsFailedError extends ServiceError<BatchErrorCode> {
   override readonly name = 'BatchItemsFailedError';
-  readonly code: BatchErrorCode = 'ITEMS_FAILED';
   readonly failed: readonly FailedItem[];
   constructor(readonly result: MapResult) {
     const failed = result.items.filter((item): item is FailedItem => item.status === 'failed');
-    super(`${failed.length} of ${result.items.length} file(s) failed: ${describeFailures(failed)}`);
+    super('ITEMS_FAILED', `${failed.length} of ${result.items.length} file(s) failed: ${describeFailures(failed)}`);
     this.failed = failed;
   }
 }

@@ -6,6 +6,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { constants } from 'node:os';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
+import { ServiceError } from '../contract/service-error.js';
 
 /**
  * Where `-o OUT` is written, so that nothing the user owns is destroyed:
@@ -28,14 +29,8 @@ export interface OutputTarget {
 }
 
 /** Why the output cannot be opened, as the CLI reports it. */
-export class OutputError extends Error {
+export class OutputError extends ServiceError<'OUTPUT_IS_INPUT' | 'OUTPUT_IS_DIRECTORY' | 'OUTPUT_NOT_WRITABLE'> {
   override readonly name = 'OutputError';
-  constructor(
-    readonly code: 'OUTPUT_IS_INPUT' | 'OUTPUT_IS_DIRECTORY' | 'OUTPUT_NOT_WRITABLE',
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 function errnoOf(error: unknown): string | undefined {

@@ -1,3 +1,5 @@
+import { ServiceError } from '../contract/service-error.js';
+
 /** Why a whole file could not be read as puzzles: retrying will not help, the file must change. */
 export type FormatErrorCode =
   | 'UNKNOWN_EXTENSION'
@@ -11,15 +13,13 @@ export type FormatErrorCode =
  * A file-level error. Thrown inside the streaming pipeline (so the stream stops and the output
  * is discarded) and caught by adapters, which report it instead of retrying.
  */
-export class FormatError extends Error {
+export class FormatError extends ServiceError<FormatErrorCode> {
   override readonly name = 'FormatError';
-  readonly code: FormatErrorCode;
   /** 1-based line the error was found on, when it has one. */
   readonly line: number | undefined;
 
   constructor(code: FormatErrorCode, message: string, line?: number) {
-    super(message);
-    this.code = code;
+    super(code, message);
     this.line = line;
   }
 

@@ -4,6 +4,7 @@ import { httpEventKind } from '../http/event-kind.js';
 import { s3EventBridgeKind, s3EventKind, s3SqsKind } from '../s3/event-kind.js';
 import { logger } from '../observability/powertools.js';
 import { isRecord, type EventKind } from '../contract/event-kind.js';
+import { ServiceError } from '../contract/service-error.js';
 
 /**
  * Every kind of event the function handles, asked in this order. To add one, write its
@@ -60,9 +61,9 @@ export async function dispatch(
  * Thrown for an event no kind recognises. Throwing (not returning) makes Lambda count the
  * invocation as failed, so asynchronous sources retry it and then send it to the dead-letter queue.
  */
-export class UnrecognisedEventError extends Error {
+export class UnrecognisedEventError extends ServiceError<'UNRECOGNISED_EVENT'> {
   override readonly name = 'UnrecognisedEventError';
   constructor(readonly summary: string) {
-    super(`The function does not handle this kind of event: ${summary}`);
+    super('UNRECOGNISED_EVENT', `The function does not handle this kind of event: ${summary}`);
   }
 }

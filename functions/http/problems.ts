@@ -1,4 +1,5 @@
 import type { Problem } from '../sudoku/index.js';
+import { ServiceError } from '../contract/service-error.js';
 
 /**
  * Every problem type the API answers with (RFC 9457 `type`, `title`, `status`). The type URIs are
@@ -33,7 +34,7 @@ export function problemTypeUri(name: ProblemTypeName): string {
  * Something wrong with what the client sent. Thrown from anywhere below the router and turned
  * into a problem+json 4xx at the top; any other exception is our bug and becomes a 500.
  */
-export class ClientError extends Error {
+export class ClientError extends ServiceError<ProblemTypeName> {
   override readonly name = 'ClientError';
   constructor(
     readonly problemType: ProblemTypeName,
@@ -46,6 +47,6 @@ export class ClientError extends Error {
       accept?: string[];
     } = {},
   ) {
-    super(detail);
+    super(problemType, detail);
   }
 }

@@ -1,42 +1,19 @@
-import type { S3Client } from '@aws-sdk/client-s3';
-import { setTimeout as delay } from 'node:timers/promises';
-import { forEachBounded } from '../batch/concurrency.js';
-import { BatchItemsFailedError, itemError } from '../batch/errors.js';
-import { addToTotals, emptyTotals, handleMapEvent } from '../batch/handle-event.js';
-import type { ItemError, MapEvent, MapItem, MapItemResult, RunTotals } from '../batch/types.js';
-import { MAP_ITEM_RETRY, RUN_DEFAULTS, type RunMode } from '../contract/service-layout.js';
-import { groupItems, listingPrefix, listMapItems } from './map-reader.js';
-import { newRunId, RunReportWriter } from './run-report.js';
-
 /**
  * The whole-job runner behind `npm run batch` (and a schedule event given to `npm run invoke`):
  * the Distributed Map's part played locally, around the function's own map-batch handler.
  */
 
-/** What a whole run did (`npm run batch`). */
-export interface RunSummary extends RunTotals {
-  runId: string;
-  mode: RunMode;
-  bucket: string;
-  /** The key prefix listed. */
-  prefix: string;
-  /** Where the run report was written (`reports/runs/<runId>/`), when it was. */
-  reportPrefix?: string;
-  startedAt: string;
-  finishedAt: string;
-  durationMs: number;
-  /** Objects listed (every status counts one). */
-  listed: number;
-  /** Groups of keys handed to one invocation each, by how the invocation ended. */
-  /** Invocations (map items); `retried` counts the extra attempts of groups whose files partly failed. */
-  invocations: { succeeded: number; failed: number; retried: number };
-  /** Listed objects per second of the whole run, whatever their status. */
-  filesPerSecond: number;
-  /** Puzzles (rows) solved by this run per second. */
-  puzzlesPerSecond: number;
-  /** The failed files (the first ones, capped), with why. */
-  failures: { key: string; error: ItemError }[];
-}
+import type { S3Client } from '@aws-sdk/client-s3';
+import { setTimeout as delay } from 'node:timers/promises';
+import { forEachBounded } from '../batch/concurrency.js';
+import { BatchItemsFailedError, itemError } from '../batch/errors.js';
+import { addToTotals, emptyTotals, handleMapEvent } from '../batch/handle-event.js';
+import type { MapEvent, MapItem, MapItemResult } from '../batch/types.js';
+import { MAP_ITEM_RETRY, RUN_DEFAULTS, type RunMode } from '../contract/service-layout.js';
+import { groupItems, listingPrefix, listMapItems } from './map-reader.js';
+import { newRunId, RunReportWriter, type RunSummary } from './run-report.js';
+
+export type { RunSummary } from './run-report.js';
 
 /** Failed files listed in a run summary; the run report holds every one. */
 export const MAX_SUMMARY_FAILURES = 100;

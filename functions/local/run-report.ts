@@ -2,7 +2,7 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { MAP_STATE_NAMES, RUN_REPORTS_PREFIX } from '../contract/service-layout.js';
 import type { RunMode } from '../contract/service-layout.js';
-import type { RunSummary } from './batch-run.js';
+import type { ItemError, RunTotals } from '../batch/types.js';
 
 /**
  * A local run writes its report in the format Step Functions' result writer gives a map run
@@ -38,6 +38,31 @@ export interface RunManifest {
 }
 
 const LOCAL_STATE_MACHINE = 'arn:aws:states:local:000000000000:stateMachine:sudoku-local-batch';
+
+/** What a whole run did (`npm run batch`): its `summary.json`. */
+export interface RunSummary extends RunTotals {
+  runId: string;
+  mode: RunMode;
+  bucket: string;
+  /** The key prefix listed. */
+  prefix: string;
+  /** Where the run report was written (`reports/runs/<runId>/`), when it was. */
+  reportPrefix?: string;
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  /** Objects listed (every status counts one). */
+  listed: number;
+  /** Groups of keys handed to one invocation each, by how the invocation ended. */
+  /** Invocations (map items); `retried` counts the extra attempts of groups whose files partly failed. */
+  invocations: { succeeded: number; failed: number; retried: number };
+  /** Listed objects per second of the whole run, whatever their status. */
+  filesPerSecond: number;
+  /** Puzzles (rows) solved by this run per second. */
+  puzzlesPerSecond: number;
+  /** The failed files (the first ones, capped), with why. */
+  failures: { key: string; error: ItemError }[];
+}
 
 /** Entries per result file: written as they fill, so a run's memory stays flat however many invocations it makes. */
 export const ENTRIES_PER_RESULT_FILE = 1000;

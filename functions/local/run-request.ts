@@ -12,6 +12,7 @@ import { isRunMode, type RunMode } from '../contract/service-layout.js';
 import { logger } from '../observability/powertools.js';
 import { sharedS3Client } from '../pipeline/s3-client.js';
 import { runBatchJob, type RunSummary } from './batch-run.js';
+import { ServiceError } from '../contract/service-error.js';
 
 /**
  * What the schedules start the state machine with (`{"mode":"batch"}`, `{"mode":"sweep"}`). In AWS
@@ -41,16 +42,15 @@ export function isRunRequest(event: unknown): event is RunRequest {
 }
 
 /** Thrown when a whole run (a run request given to `npm run invoke`) ended with failed files. */
-export class BatchRunFailedError extends Error {
+export class BatchRunFailedError extends ServiceError<'RUN_FAILED'> {
   override readonly name = 'BatchRunFailedError';
-  readonly code = 'RUN_FAILED';
   constructor(
     readonly failedFiles: number,
     readonly failures: readonly { key: string; error: ItemError }[],
     /** Where the run report was written. */
     readonly reportPrefix: string,
   ) {
-    super(`${failedFiles} file(s) failed (run report: ${reportPrefix}): ${describeFailures(failures)}`);
+    super('RUN_FAILED', `${failedFiles} file(s) failed (run report: ${reportPrefix}): ${describeFailures(failures)}`);
   }
 }
 

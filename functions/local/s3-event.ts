@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { S3Event, S3EventRecord } from 'aws-lambda';
-import { encodeEventKey } from '../s3/event-kind.js';
+import { encodeEventKey } from '../s3/event-key.js';
 
 export type ObjectCreatedEventName =
   | 'ObjectCreated:Put'

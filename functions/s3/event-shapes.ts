@@ -1,5 +1,13 @@
-import type { S3ObjectCreatedNotificationEvent, SQSEvent } from 'aws-lambda';
+import type { S3Event, S3ObjectCreatedNotificationEvent, SQSEvent } from 'aws-lambda';
 import { isRecord } from '../contract/event-kind.js';
+
+/** An S3 event notification: every record from `aws:s3` with an `s3` part. */
+export function isS3Event(event: unknown): event is S3Event {
+  if (!isRecord(event) || !Array.isArray(event.Records) || event.Records.length === 0) return false;
+  return event.Records.every(
+    (record: unknown) => isRecord(record) && record.eventSource === 'aws:s3' && isRecord(record.s3),
+  );
+}
 
 /**
  * Amazon EventBridge's "Object Created" event from S3 (a bucket with EventBridge notifications on

@@ -3,9 +3,10 @@ import type { S3Event, S3EventRecord, S3ObjectCreatedNotificationEvent } from 'a
 import { logger } from '../observability/powertools.js';
 import { sharedS3Client } from '../pipeline/s3-client.js';
 import { acceptSourceKey, prefixes } from '../contract/service-layout.js';
-import { decodeEventKey } from './event-kind.js';
+import { decodeEventKey } from './event-key.js';
 import { processObject } from '../pipeline/process-object.js';
 import type { ProcessObjectResult } from '../pipeline/process-object.js';
+import { ServiceError } from '../contract/service-error.js';
 
 export interface HandleS3EventOptions {
   client?: S3Client;
@@ -129,13 +130,14 @@ function resultsOrThrow(outcome: AnnouncedObjectsOutcome): S3RecordResult[] {
  * the connection dropped mid-file). Throwing makes Lambda retry the whole event; the records
  * already done are skipped then, by their output's source ETag.
  */
-export class S3RecordsFailedError extends Error {
+export class S3RecordsFailedError extends ServiceError<'RECORDS_FAILED'> {
   override readonly name = 'S3RecordsFailedError';
   constructor(
     readonly failedKeys: readonly string[],
     readonly causes: readonly unknown[],
   ) {
     super(
+      'RECORDS_FAILED',
       `${failedKeys.length} object(s) could not be processed and will be retried: ${failedKeys.slice(0, 5).join(', ')}` +
         (failedKeys.length > 5 ? ', ...' : ''),
       { cause: causes[0] },

@@ -1,7 +1,6 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../observability/powertools.js';
-import { isEventBridgeObjectCreated, isS3TestEvent } from './event-shapes.js';
-import { isS3Event } from './event-kind.js';
+import { isEventBridgeObjectCreated, isS3Event, isS3TestEvent } from './event-shapes.js';
 import {
   announcedByEventBridge,
   announcedByRecords,
