@@ -1,4 +1,3 @@
-import '../s3/quiet-logs.js';
 import { spawn } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
@@ -6,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../functions/local/batch-run.js';
 import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
-import { startTestS3 } from '../s3/local-s3.js';
-import type { TestS3 } from '../s3/local-s3.js';
-import { startS3Proxy } from '../s3/s3-proxy.js';
+import { startTestS3 } from '../helpers/local-s3.js';
+import type { TestS3 } from '../helpers/local-s3.js';
+import { startS3Proxy } from '../helpers/s3-proxy.js';
 import { mixedPuzzleFiles, putAll, readJson, solvedCorrectly } from './puzzle-files.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -1,4 +1,3 @@
-import '../s3/quiet-logs.js';
 import { spawnSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,10 +12,10 @@ import { handleRunRequest, isRunRequest } from '../../functions/local/run-reques
 import { handler } from '../../functions/handler/index.js';
 import { createLambdaContext } from '../../functions/local/lambda-context.js';
 import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
-import { clientFor, startTestS3 } from '../s3/local-s3.js';
-import type { TestS3 } from '../s3/local-s3.js';
-import { startS3Proxy } from '../s3/s3-proxy.js';
-import type { S3Proxy } from '../s3/s3-proxy.js';
+import { clientFor, startTestS3 } from '../helpers/local-s3.js';
+import type { TestS3 } from '../helpers/local-s3.js';
+import { startS3Proxy } from '../helpers/s3-proxy.js';
+import type { S3Proxy } from '../helpers/s3-proxy.js';
 import { batchEvent, batchEventFor, batchItem } from './factories.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -1,4 +1,3 @@
-import '../s3/quiet-logs.js';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,10 +8,10 @@ import { MAP_ITEM_RETRY } from '../../functions/contract/service-layout.js';
 import type { MapItemResult, MapResult } from '../../functions/batch/index.js';
 import { handleS3Event } from '../../functions/s3/index.js';
 import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
-import { clientFor, startTestS3 } from '../s3/local-s3.js';
-import type { TestS3 } from '../s3/local-s3.js';
-import { startS3Proxy } from '../s3/s3-proxy.js';
-import type { S3Proxy } from '../s3/s3-proxy.js';
+import { clientFor, startTestS3 } from '../helpers/local-s3.js';
+import type { TestS3 } from '../helpers/local-s3.js';
+import { startS3Proxy } from '../helpers/s3-proxy.js';
+import type { S3Proxy } from '../helpers/s3-proxy.js';
 import { mixedPuzzleFiles, putAll, readJson, reportOf, solvedCorrectly } from './puzzle-files.js';
 
 let s3: TestS3;

@@ -1,6 +1,6 @@
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import type { MapEvent, MapItem, RunMode } from '../../functions/batch/index.js';
-import type { TestS3 } from '../s3/local-s3.js';
+import type { TestS3 } from '../helpers/local-s3.js';
 
 /** One item as the map's S3 item reader lists it (note `Etag`, quoted; `LastModified` in epoch seconds). */
 export function batchItem(key: string, fields: Partial<Omit<MapItem, 'Key'>> = {}): MapItem {

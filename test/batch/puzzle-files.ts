@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import type { FileReport } from '../../functions/pipeline/index.js';
 import { isSolutionOf } from '../helpers/sudoku-rules.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
-import type { TestS3 } from '../s3/local-s3.js';
+import type { TestS3 } from '../helpers/local-s3.js';
 
 /** Real puzzles (17 clues: each needs search), so a run does real solving. */
 const PUZZLES = readPuzzleSet('puzzles2_17_clue');

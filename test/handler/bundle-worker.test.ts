@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestS3 } from '../s3/local-s3.js';
-import type { TestS3 } from '../s3/local-s3.js';
+import { startTestS3 } from '../helpers/local-s3.js';
+import type { TestS3 } from '../helpers/local-s3.js';
 import { DUPLICATE, EASY, EASY_SOLUTION, HARD, HARD_SOLUTION } from '../helpers/boards.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

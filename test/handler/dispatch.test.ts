@@ -1,4 +1,3 @@
-import '../http/quiet-powertools.js';
 import type { Context } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import {

@@ -1,4 +1,3 @@
-import './quiet-powertools.js';
 import { describe, expect, it } from 'vitest';
 import { CORS } from '../../functions/contract/service-layout.js';
 import { allowedOrigins, handleHttpEvent } from '../../functions/http/index.js';

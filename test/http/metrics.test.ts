@@ -1,4 +1,3 @@
-import './quiet-powertools.js';
 import { describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/handler/index.js';
 import { buildHttpApiEvent } from '../../functions/local/http-api-event.js';

@@ -1,4 +1,3 @@
-import './quiet-powertools.js';
 import { describe, expect, it } from 'vitest';
 import { openApiDocument, PROBLEM_TYPES } from '../../functions/http/index.js';
 import { routes } from '../../functions/http/routes.js';

@@ -1,4 +1,3 @@
-import './quiet-powertools.js';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

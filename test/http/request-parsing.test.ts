@@ -1,4 +1,3 @@
-import './quiet-powertools.js';
 import { describe, expect, it } from 'vitest';
 import { handler } from '../../functions/handler/index.js';
 import { MAX_BOARDS, MAX_BODY_BYTES, type HttpResponse } from '../../functions/http/index.js';

@@ -1,4 +1,3 @@
-import './quiet-powertools.js';
 import { describe, expect, it } from 'vitest';
 import {
   handleHttpEvent,

@@ -1,4 +1,3 @@
-import './quiet-powertools.js';
 import { describe, expect, it } from 'vitest';
 import { handler } from '../../functions/handler/index.js';
 import { MAX_SOLVE_MS, SolveBudget, type HttpResponse } from '../../functions/http/index.js';

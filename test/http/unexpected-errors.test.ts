@@ -1,4 +1,3 @@
-import './quiet-powertools.js';
 import { describe, expect, it, vi } from 'vitest';
 
 // Stand-in for a bug deep in the adapter: the JSON solver throws something that is not a ClientError.

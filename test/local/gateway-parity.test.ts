@@ -1,6 +1,5 @@
 // The local stand-in for API Gateway does what the deployed API does at its edges: browser CORS
 // (preflight, then the call) through the deployed bundle, and Lambda's 6 MB result limit.
-import '../http/quiet-powertools.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CORS } from '../../functions/contract/service-layout.js';
 import { loadDeployedHandler } from '../../functions/local/deployed-handler.js';

@@ -1,4 +1,3 @@
-import '../http/quiet-powertools.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/handler/index.js';
 import { MAX_BOARDS, MAX_BODY_BYTES, PROBLEM_TYPE_URI_PREFIX } from '../../functions/http/index.js';

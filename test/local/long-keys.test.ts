@@ -1,4 +1,3 @@
-import '../s3/quiet-logs.js';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -10,8 +9,8 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestS3 } from '../s3/local-s3.js';
-import type { TestS3 } from '../s3/local-s3.js';
+import { startTestS3 } from '../helpers/local-s3.js';
+import type { TestS3 } from '../helpers/local-s3.js';
 
 let s3: TestS3;
 beforeAll(async () => {

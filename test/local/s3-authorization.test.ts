@@ -1,4 +1,3 @@
-import '../s3/quiet-logs.js';
 // The local S3 decides every request by the stack's synthesized policies, as AWS would: the
 // caller's role and the bucket policy, through the IAM evaluator. A denied call gets S3's 403
 // AccessDenied; a HEAD of a missing key is 404 only for a caller that may list the bucket.
@@ -17,8 +16,8 @@ import { loadStackTemplate } from '../../functions/local/iam/stack-template.js';
 import type { CloudFormationTemplate } from '../../functions/local/iam/resolve-template.js';
 import { handleS3Event } from '../../functions/s3/index.js';
 import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
-import { clientFor, startTestS3 } from '../s3/local-s3.js';
-import type { TestS3 } from '../s3/local-s3.js';
+import { clientFor, startTestS3 } from '../helpers/local-s3.js';
+import type { TestS3 } from '../helpers/local-s3.js';
 
 /** Which status and S3 error code a call got. */
 async function outcome(call: Promise<unknown>): Promise<{ status: number; code: string }> {

@@ -1,4 +1,3 @@
-import '../s3/quiet-logs.js';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -6,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_OBJECTS, seedSamples } from '../../functions/local/s3-samples.js';
 import { decodeEventKey, isS3Event } from '../../functions/s3/index.js';
-import { startTestS3 } from '../s3/local-s3.js';
-import type { TestS3 } from '../s3/local-s3.js';
+import { startTestS3 } from '../helpers/local-s3.js';
+import type { TestS3 } from '../helpers/local-s3.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const eventsDir = path.join(root, 'events');

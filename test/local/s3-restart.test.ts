@@ -1,4 +1,3 @@
-import '../s3/quiet-logs.js';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -11,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_RESTARTS } from '../../functions/local/s3-server.js';
 import type { ServerExit } from '../../functions/local/s3-server.js';
 import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
-import { clientFor, startTestS3 } from '../s3/local-s3.js';
+import { clientFor, startTestS3 } from '../helpers/local-s3.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 

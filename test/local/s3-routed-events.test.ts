@@ -1,6 +1,5 @@
 // events/eventbridge-*.json and events/sqs-*.json: S3 uploads as EventBridge and an SQS queue
 // deliver them, in AWS's documented shapes, run through the built bundle with `npm run invoke`.
-import '../s3/quiet-logs.js';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -15,8 +14,8 @@ import {
   isS3TestEvent,
   isSqsEvent,
 } from '../../functions/s3/index.js';
-import { startTestS3 } from '../s3/local-s3.js';
-import type { TestS3 } from '../s3/local-s3.js';
+import { startTestS3 } from '../helpers/local-s3.js';
+import type { TestS3 } from '../helpers/local-s3.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const EVENTBRIDGE = 'events/eventbridge-s3-object-created.json';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
-import { clientFor } from '../s3/local-s3.js';
+import { clientFor } from '../helpers/local-s3.js';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -1,12 +1,11 @@
-import '../s3/quiet-logs.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { METRIC, outputKeysFor, prefixes } from '../../functions/contract/service-layout.js';
 import { metrics } from '../../functions/observability/powertools.js';
 import { processObject } from '../../functions/pipeline/index.js';
 import { EASY } from '../helpers/boards.js';
-import { clientFor, startTestS3 } from '../s3/local-s3.js';
-import type { TestS3 } from '../s3/local-s3.js';
-import { startS3Proxy } from '../s3/s3-proxy.js';
+import { clientFor, startTestS3 } from '../helpers/local-s3.js';
+import type { TestS3 } from '../helpers/local-s3.js';
+import { startS3Proxy } from '../helpers/s3-proxy.js';
 
 let s3: TestS3;
 beforeAll(async () => {

@@ -1,4 +1,3 @@
-import '../s3/quiet-logs.js';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -11,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleS3Event, S3RecordsFailedError } from '../../functions/s3/index.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
 import { isSolutionOf } from '../helpers/sudoku-rules.js';
-import { clientFor, startTestS3 } from '../s3/local-s3.js';
-import type { TestS3 } from '../s3/local-s3.js';
-import { startS3Proxy } from '../s3/s3-proxy.js';
-import type { S3Proxy } from '../s3/s3-proxy.js';
+import { clientFor, startTestS3 } from '../helpers/local-s3.js';
+import type { TestS3 } from '../helpers/local-s3.js';
+import { startS3Proxy } from '../helpers/s3-proxy.js';
+import type { S3Proxy } from '../helpers/s3-proxy.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bundleOptionsFor = (entry: string): BuildOptions => ({

@@ -1,12 +1,11 @@
-import '../s3/quiet-logs.js';
 import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processObject } from '../../functions/pipeline/index.js';
 import { handleS3Event } from '../../functions/s3/index.js';
 import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
-import { startTestS3 } from '../s3/local-s3.js';
-import type { TestS3 } from '../s3/local-s3.js';
+import { startTestS3 } from '../helpers/local-s3.js';
+import type { TestS3 } from '../helpers/local-s3.js';
 
 let s3: TestS3;
 beforeAll(async () => {

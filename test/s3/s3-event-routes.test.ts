@@ -1,6 +1,5 @@
 // The same uploads reach the function three ways: straight from S3 (s3-pipeline.test.ts), through
 // EventBridge, and through an SQS queue. Each route is handled against the real local S3 server.
-import './quiet-logs.js';
 import type { S3ObjectCreatedNotificationEvent, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatch } from '../../functions/handler/dispatch.js';
@@ -16,10 +15,10 @@ import {
   s3SqsKind,
 } from '../../functions/s3/index.js';
 import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
-import { clientFor, startTestS3 } from './local-s3.js';
-import type { TestS3 } from './local-s3.js';
-import { startS3Proxy } from './s3-proxy.js';
-import type { S3Proxy } from './s3-proxy.js';
+import { clientFor, startTestS3 } from '../helpers/local-s3.js';
+import type { TestS3 } from '../helpers/local-s3.js';
+import { startS3Proxy } from '../helpers/s3-proxy.js';
+import type { S3Proxy } from '../helpers/s3-proxy.js';
 
 let s3: TestS3;
 let proxy: S3Proxy;

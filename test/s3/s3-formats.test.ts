@@ -1,12 +1,11 @@
-import './quiet-logs.js';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleS3Event } from '../../functions/s3/index.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
 import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
 import { isSolutionOf } from '../helpers/sudoku-rules.js';
-import { startTestS3 } from './local-s3.js';
-import type { TestS3 } from './local-s3.js';
+import { startTestS3 } from '../helpers/local-s3.js';
+import type { TestS3 } from '../helpers/local-s3.js';
 
 let s3: TestS3;
 beforeAll(async () => {

@@ -1,4 +1,3 @@
-import './quiet-logs.js';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { s3Event } from '../../functions/local/s3-event.js';
@@ -6,8 +5,8 @@ import { processObject } from '../../functions/pipeline/index.js';
 import { outputKeysFor, prefixes } from '../../functions/contract/service-layout.js';
 import { handleS3Event } from '../../functions/s3/index.js';
 import { DUPLICATE as CONTRADICTORY, EASY, EASY_SOLUTION, MULTIPLE, NO_SOLUTION } from '../helpers/boards.js';
-import { startTestS3 } from './local-s3.js';
-import type { TestS3 } from './local-s3.js';
+import { startTestS3 } from '../helpers/local-s3.js';
+import type { TestS3 } from '../helpers/local-s3.js';
 
 let s3: TestS3;
 beforeAll(async () => {

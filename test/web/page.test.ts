@@ -1,4 +1,3 @@
-import '../http/quiet-powertools.js';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
