@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import { isFileFormat } from '../formats/index.js';
 import type { FileFormat } from '../formats/index.js';
 import { parseThreadCount } from '../parallel/index.js';
@@ -17,44 +18,60 @@ export type CliCommand =
 
 const usageError = (message: string): CliCommand => ({ kind: 'usage-error', message });
 
-/** Parses `solve [FILE|-] [-o OUT] [-f FORMAT]`; never throws. */
+/** The options `solve` takes (parseArgs' config): each with its value. */
+const OPTIONS = {
+  output: { type: 'string', short: 'o' },
+  format: { type: 'string', short: 'f' },
+  threads: { type: 'string', short: 'j' },
+} as const;
+
+/**
+ * Parses `solve [FILE|-] [-o OUT] [-f FORMAT] [-j N]`; never throws. node:util `parseArgs` splits
+ * the arguments (`--name value`, `--name=value`, `-o value`); the checks and their messages are
+ * here, in argument order, so the first problem is the one reported. A short option with its
+ * value attached (`-j3`, `-o=x`) and `--` are refused as unknown options.
+ */
 export function parseArguments(argv: readonly string[]): CliCommand {
   if (argv.length === 0) return usageError('missing command; try: sudoku solve FILE');
   if (argv.includes('-h') || argv.includes('--help') || argv[0] === 'help') return { kind: 'help' };
   const [command, ...rest] = argv;
   if (command !== 'solve') return usageError(`unknown command '${command}'; the command is 'solve'`);
+  const { tokens } = parseArgs({
+    args: [...rest],
+    options: OPTIONS,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   let input: string | undefined;
   let output: string | undefined;
   let format: FileFormat | undefined;
   let threads: number | undefined;
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i]!;
-    const [flag, inline] =
-      arg.startsWith('--') && arg.includes('=')
-        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
-        : [arg, undefined];
-    if (flag === '--threads' || flag === '-j') {
-      const value = inline ?? rest[++i];
-      if (value === undefined || value === '') return usageError(`${flag} needs a value`);
+  for (const token of tokens) {
+    if (token.kind === 'positional') {
+      if (input !== undefined)
+        return usageError(`only one input file may be given (got '${input}' and '${token.value}')`);
+      input = token.value;
+      continue;
+    }
+    const arg = rest[token.index]!;
+    const known = token.kind === 'option' && Object.hasOwn(OPTIONS, token.name);
+    if (token.kind !== 'option' || !known || (token.inlineValue && !token.rawName.startsWith('--'))) {
+      return usageError(`unknown option '${arg}'`);
+    }
+    const flag = token.rawName;
+    const value = token.value;
+    if (value === undefined || value === '') return usageError(`${flag} needs a value`);
+    if (token.name === 'threads') {
       const parsed = parseThreadCount(value, flag);
       if (!parsed.ok) return usageError(parsed.message);
       threads = parsed.threads;
-    } else if (flag === '-o' || flag === '--output' || flag === '-f' || flag === '--format') {
-      const value = inline ?? rest[++i];
-      if (value === undefined || value === '') return usageError(`${flag} needs a value`);
-      if (flag === '-o' || flag === '--output') {
-        if (output !== undefined) return usageError('only one output may be given');
-        output = value;
-      } else {
-        if (!isFileFormat(value)) return usageError(`unknown format '${value}'; use txt, csv, jsonl or json`);
-        format = value;
-      }
-    } else if (arg.startsWith('-') && arg !== '-') {
-      return usageError(`unknown option '${arg}'`);
-    } else if (input === undefined) {
-      input = arg;
+    } else if (token.name === 'output') {
+      if (output !== undefined) return usageError('only one output may be given');
+      output = value;
     } else {
-      return usageError(`only one input file may be given (got '${input}' and '${arg}')`);
+      if (!isFileFormat(value)) return usageError(`unknown format '${value}'; use txt, csv, jsonl or json`);
+      format = value;
     }
   }
   return { kind: 'solve', input: input ?? '-', output, format, ...(threads === undefined ? {} : { threads }) };
@@ -64,7 +81,7 @@ export const HELP = `Usage: sudoku solve [FILE|-] [-o OUT] [--format txt|csv|jso
 
 Solves every puzzle of FILE (or standard input, when FILE is '-' or missing) and writes one
 answer per input line, in order: the 81-digit solution, or for a line that cannot be solved a
-line starting with 'error:'. Each unsolved line is also named on stderr with its line number
+line starting with 'error line N:'. Each unsolved line is also named on stderr with its line number
 and the reason. Blank lines stay blank; CRLF line ends and a UTF-8 byte-order mark are accepted.
 Runs in flat memory, whatever the number of lines, and on every CPU it may use (.txt and
 .jsonl rows: with N CPUs, N-1 worker threads and the main thread; output order is kept).

@@ -1,4 +1,5 @@
-import type { RunMode } from '../batch/types.js';
+import { parseArgs } from 'node:util';
+import type { RunMode } from '../contract/service-layout.js';
 import { prefixes, RUN_DEFAULTS, RUN_REPORTS_PREFIX } from '../contract/service-layout.js';
 
 /** What `npm run batch -- ...` asks for. */
@@ -31,39 +32,58 @@ Exit status: 0 no file failed, 1 some file failed, 2 usage error or the bucket c
 
 const usageError = (message: string): BatchCommand => ({ kind: 'usage-error', message });
 
-/** Parses the arguments after `npm run batch --`; never throws. */
+/** The arguments `npm run batch` takes (parseArgs' config). */
+const OPTIONS = {
+  sweep: { type: 'boolean' },
+  prefix: { type: 'string' },
+  concurrency: { type: 'string' },
+  'batch-size': { type: 'string' },
+} as const;
+
+/**
+ * Parses the arguments after `npm run batch --`; never throws. node:util `parseArgs` splits them
+ * (`--name value`, `--name=value`); the checks and their messages are here, in argument order.
+ * Anything else (a positional, a short option, `--`, `--sweep=...`) is an unknown argument.
+ */
 export function parseBatchArguments(argv: readonly string[]): BatchCommand {
   if (argv.includes('-h') || argv.includes('--help')) return { kind: 'help' };
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: OPTIONS,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   let mode: RunMode = 'batch';
   let prefix: string | undefined;
-  const numbers: Record<'--concurrency' | '--batch-size', number | undefined> = {
-    '--concurrency': undefined,
-    '--batch-size': undefined,
+  const numbers: Record<'concurrency' | 'batch-size', number | undefined> = {
+    concurrency: undefined,
+    'batch-size': undefined,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const [flag, inline] = eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
-    if (flag === '--sweep' && inline === undefined) {
-      mode = 'sweep';
-    } else if (flag === '--prefix') {
-      const value = inline ?? argv[++i];
-      if (value === undefined || value === '') return usageError('--prefix needs a value');
-      prefix = value;
-    } else if (flag === '--concurrency' || flag === '--batch-size') {
-      const value = inline ?? argv[++i];
-      const n = Number(value);
-      if (!Number.isInteger(n) || n < 1) return usageError(`${flag} needs a positive integer, got '${value ?? ''}'`);
-      numbers[flag] = n;
-    } else {
+  for (const token of tokens) {
+    const arg = argv[token.index]!;
+    if (token.kind !== 'option' || !Object.hasOwn(OPTIONS, token.name) || !token.rawName.startsWith('--')) {
       return usageError(`unknown argument '${arg}'`);
+    }
+    if (token.name === 'sweep') {
+      if (token.inlineValue) return usageError(`unknown argument '${arg}'`);
+      mode = 'sweep';
+    } else if (token.name === 'prefix') {
+      if (token.value === undefined || token.value === '') return usageError('--prefix needs a value');
+      prefix = token.value;
+    } else {
+      const name = token.name as keyof typeof numbers;
+      const n = Number(token.value);
+      if (!Number.isInteger(n) || n < 1)
+        return usageError(`--${name} needs a positive integer, got '${token.value ?? ''}'`);
+      numbers[name] = n;
     }
   }
   return {
     kind: 'run',
     mode,
     prefix,
-    maxConcurrency: numbers['--concurrency'],
-    itemsPerInvocation: numbers['--batch-size'],
+    maxConcurrency: numbers.concurrency,
+    itemsPerInvocation: numbers['batch-size'],
   };
 }
