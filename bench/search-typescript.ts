@@ -1,6 +1,7 @@
 // The search in TypeScript, as it ran before it moved to WebAssembly (functions/sudoku/assembly/
-// search.ts), with the last round of TypeScript tuning: the same representation, rules and search
-// order, kept for one purpose. `npm run bench` times it against the kernel on the same puzzles in
+// search.ts), with the last round of TypeScript tuning: the same bit layout of a band, rules and
+// search order, but digit-major (F[d*3+b]) where the kernel is band-major (F[b*9+d], so a band's
+// 9 digits sit together for its vector lanes), kept for one purpose. `npm run bench` times it against the kernel on the same puzzles in
 // the same run, so on any machine (Graviton, the Lambda's arm64, included) one run shows whether
 // WebAssembly still wins; test/bench checks that both still do the same work. Its notes:
 //

@@ -65,7 +65,6 @@ export class FileTally {
     this.onFailure?.(failure);
   }
 
-  /** Adds what a batch of rows counted on its own (in input order), as if each row had been recorded here. */
   /** Lines of batches read but not answered yet (merged later), counted in `rowsRead`. */
   private linesReadAhead = 0;
 
@@ -79,6 +78,7 @@ export class FileTally {
     return this.counts.rows + this.linesReadAhead;
   }
 
+  /** Adds what a batch of rows counted on its own (in input order), as if each row had been recorded here. */
   merge(counts: Readonly<RowCounts>, failures: readonly RowFailure[]): void {
     const c = this.counts;
     c.rows += counts.rows;

@@ -3,7 +3,8 @@ import type { Cells, Problem } from './types.js';
 
 /**
  * Every pair of equal givens sharing a row, column or box, each pair named once per unit.
- * Run before solving so a contradiction is reported where it is, not as a bare "no solution".
+ * solve.ts runs it after a search that found no solution (equal givens always make the search
+ * fail at once), so a contradiction is reported where it is, not as a bare "no solution".
  */
 export function findConflicts(cells: Cells): Problem[] {
   const problems: Problem[] = [];

@@ -19,6 +19,7 @@ import {
   SOLVER_THREADS_ENV,
   solverThreadsForMemory,
 } from '../../functions/contract/service-layout.js';
+import { routeKey } from '../../functions/contract/api-routes.js';
 
 export interface SolverFunctionProps {
   /** Folder holding `index.mjs` (+ `.map`), as `npm run build` writes it. */
@@ -34,7 +35,7 @@ export interface SolverFunctionProps {
 }
 
 const descriptions: Record<FunctionPurpose, string> = {
-  api: 'Sudoku solver behind the HTTP API (POST /solve, GET /health, GET /openapi.json, GET /)',
+  api: `Sudoku solver behind the HTTP API (${(['solve', 'health', 'openapi', 'page'] as const).map(routeKey).join(', ')})`,
   files: `Sudoku solver for files: S3 uploads under ${prefixes.incoming} and the batch run's map items`,
 };
 
