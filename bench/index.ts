@@ -1,17 +1,21 @@
 /**
  * `npm run bench`: the solver tables first, then every section in bench/sections/ (bundle, S3
- * pipeline, ...). `npm run bench -- solver` (or a section's file name) runs just that part.
+ * pipeline, ...). `npm run bench -- solver` (or a section's file name) runs just that part. What
+ * each part prints is also written to docs/benchmarks.md (bench/report.ts), unless `--no-write`.
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { BENCHMARKS_FILE, runStamp, writeBenchmarks } from './report.js';
 
 interface Section {
   run(): Promise<void>;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const only = process.argv.slice(2);
+const args = process.argv.slice(2);
+const write = !args.includes('--no-write');
+const only = args.filter((a) => a !== '--no-write');
 const parts: [string, string][] = [
   ['solver', path.join(here, 'solver.ts')],
   ...readdirSync(path.join(here, 'sections'))
@@ -21,8 +25,34 @@ const parts: [string, string][] = [
 ];
 
 console.log(`# Benchmark — ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.arch}`);
+const ran = new Map<string, string>();
+const print = console.log;
 for (const [name, file] of parts) {
   if (only.length && !only.includes(name)) continue;
-  const section = (await import(pathToFileURL(file).href)) as Section;
-  await section.run();
+  const stamp = runStamp();
+  const printed: string[] = [];
+  // Everything a section prints is markdown: shown as it comes, and kept for docs/benchmarks.md.
+  console.log = (...values: unknown[]) => {
+    printed.push(values.map(String).join(' '));
+    print(...values);
+  };
+  try {
+    const section = (await import(pathToFileURL(file).href)) as Section;
+    await section.run();
+  } finally {
+    console.log = print;
+  }
+  // The section's own heading first (or its name), then where and when it ran.
+  const text = printed.join('\n').trim();
+  const [heading, rest] = text.startsWith('## ')
+    ? [text.split('\n', 1)[0]!, text.includes('\n') ? text.slice(text.indexOf('\n') + 1) : '']
+    : [`## ${name}`, text];
+  ran.set(name, `${heading}\n\n_${stamp}_\n\n${rest.trim()}\n`);
+}
+if (write && ran.size > 0) {
+  writeBenchmarks(
+    ran,
+    parts.map(([name]) => name),
+  );
+  print(`\n(written to ${path.relative(process.cwd(), BENCHMARKS_FILE)}: ${[...ran.keys()].join(', ')})`);
 }
