@@ -24,6 +24,30 @@ const parts: [string, string][] = [
     .map((f): [string, string] => [f.replace(/\.ts$/, ''), path.join(here, 'sections', f)]),
 ];
 
+/**
+ * Runs of plain lines laid out in columns (two spaces inside a line) go in a text block, so
+ * Markdown keeps them as printed; tables, headings and prose stay as they are.
+ */
+function fenceAligned(text: string): string {
+  const out: string[] = [];
+  let run: string[] = [];
+  const flush = (): void => {
+    if (run.some((line) => /\S {2,}\S/.test(line))) out.push('```text', ...run, '```');
+    else out.push(...run);
+    run = [];
+  };
+  for (const line of text.split('\n')) {
+    if (line.trim() === '' || /^\s*[|#]/.test(line)) {
+      flush();
+      out.push(line);
+    } else {
+      run.push(line);
+    }
+  }
+  flush();
+  return out.join('\n');
+}
+
 console.log(`# Benchmark — ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.arch}`);
 const ran = new Map<string, string>();
 const print = console.log;
@@ -47,7 +71,7 @@ for (const [name, file] of parts) {
   const [heading, rest] = text.startsWith('## ')
     ? [text.split('\n', 1)[0]!, text.includes('\n') ? text.slice(text.indexOf('\n') + 1) : '']
     : [`## ${name}`, text];
-  ran.set(name, `${heading}\n\n_${stamp}_\n\n${rest.trim()}\n`);
+  ran.set(name, `${heading}\n\n_${stamp}_\n\n${fenceAligned(rest.trim())}\n`);
 }
 if (write && ran.size > 0) {
   writeBenchmarks(
