@@ -22,6 +22,17 @@ NAME\` reruns one section (\`solver\`, or a file name of \`bench/sections/\`) an
 block; \`npm run bench -- --no-write\` prints without writing. A ratio is a comparison only within
 one section: both sides ran in the same run, on the same puzzles. The README keeps a short table of
 current figures.
+
+Two kinds of figures, kept apart. **\`npm run bench\`** prints only comparisons it measures itself,
+in the same run, on the same puzzles: the solver on every shared set in both modes (first solution;
+counting to two, which is what proving uniqueness costs) against a faithful port of the LeetCode 37
+backtracking (\`bench/reference-backtracking.ts\`) and against the fastest npm solver,
+\`@algorithm.ts/sudoku\`; the cost per million puzzles on Lambda; the bundle's size, cold start and
+per-request overhead; the web page; the file path on one and on every CPU; and 1,000,000 and
+4,000,000 puzzles through the local S3 server. Every answer is verified. **The ratio to tdoku**
+(native C++ with SIMD, the fastest public solver) comes only from \`../shared/tools/solver-vs-tdoku.mjs\`,
+which builds tdoku and runs both side by side, alternating, pinned to one core; \`npm run bench\` runs
+it for the file path, and \`node ../shared/tools/solver-vs-tdoku.mjs SET...\` for the core.
 `;
 
 /** Where and on what a section ran: the stamp at the head of its block. */
