@@ -1,7 +1,8 @@
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { AbortMultipartUploadCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { PassThrough } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import { detectFileKind, FileTally, isFormatError, solvePuzzleStream } from '../formats/index.js';
@@ -42,8 +43,12 @@ export type ProcessObjectResult =
   | { status: 'processed'; report: FileReport }
   | {
       status: 'skipped';
-      /** `already-solved`/`already-rejected`: a report already answers this ETag (see `alreadyHandled`). */
-      reason: 'already-solved' | 'already-rejected' | 'source-missing';
+      /**
+       * `already-solved`/`already-rejected`: a report already answers this ETag (see `alreadyHandled`);
+       * `superseded`: the source was replaced while this run solved it, so this run wrote nothing
+       * more (the new version's own event answers it).
+       */
+      reason: 'already-solved' | 'already-rejected' | 'source-missing' | 'superseded';
       sourceKey: string;
       eTag?: string;
     };
@@ -74,58 +79,123 @@ async function headOrUndefined(client: S3Client, bucket: string, key: string) {
   }
 }
 
+type Head = Awaited<ReturnType<typeof headOrUndefined>>;
+
+/** The outputs as they are now: their ETags make the run's writes conditional on nobody writing in between. */
+interface ExistingOutputs {
+  output: Head;
+  report: Head;
+}
+
 /**
  * What was already done for this version of the source, if anything. A solved file is done only
  * when both its output and its report answer the ETag (the report is written last, so an output
  * without one is an interrupted run); a rejected file has no output, and its report alone says so.
  */
-async function alreadyHandled(options: ProcessObjectOptions, eTag: string): Promise<'solved' | 'rejected' | undefined> {
-  const [output, report] = await Promise.all([
-    headOrUndefined(options.client, options.bucket, options.outputKey),
-    headOrUndefined(options.client, options.bucket, options.reportKey),
-  ]);
-  const answers = (head: typeof output) => bareETag(head?.Metadata?.[SOURCE_ETAG_METADATA]) === eTag;
+function alreadyHandled({ output, report }: ExistingOutputs, eTag: string): 'solved' | 'rejected' | undefined {
+  const answers = (head: Head) => bareETag(head?.Metadata?.[SOURCE_ETAG_METADATA]) === eTag;
   if (!answers(report)) return undefined;
   if (report?.Metadata?.[REPORT_OUTCOME_METADATA] === 'rejected') return 'rejected';
   return answers(output) ? 'solved' : undefined;
 }
 
 /**
+ * A write that lands only over the object this run saw at its start (S3 conditional writes): if
+ * another run wrote it in between, S3 answers 412 and this run's write does not land.
+ */
+function writeCondition(existing: Head): { IfMatch: string } | { IfNoneMatch: string } {
+  return existing?.ETag ? { IfMatch: existing.ETag } : { IfNoneMatch: '*' };
+}
+
+/** The source was replaced since this run read its version: this run's answers are stale. */
+export class SourceChangedError extends Error {
+  override readonly name = 'SourceChangedError';
+  readonly code = 'SOURCE_CHANGED';
+  constructor(readonly sourceKey: string) {
+    super(`${sourceKey} was replaced while it was being solved`);
+  }
+}
+
+/** Throws SourceChangedError unless the source is still the version `eTag` (a HEAD with If-Match: 412 otherwise). */
+async function checkSourceUnchanged(options: ProcessObjectOptions, eTag: string): Promise<void> {
+  try {
+    await options.client.send(
+      new HeadObjectCommand({ Bucket: options.bucket, Key: options.sourceKey, IfMatch: `"${eTag}"` }),
+    );
+  } catch (error) {
+    if (isPreconditionFailed(error) || isNotFound(error)) throw new SourceChangedError(options.sourceKey);
+    throw error;
+  }
+}
+
+function isPreconditionFailed(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } } | null;
+  return e?.name === 'PreconditionFailed' || e?.$metadata?.httpStatusCode === 412;
+}
+
+/**
  * Streams the source through the solver into a multipart upload of the output. The output
- * appears only when complete: on any failure the upload is aborted and the error rethrown.
+ * appears only when complete, only while the source is still the version solved (checked before
+ * the upload completes), and only over the output this run saw at its start (a conditional
+ * write): on any failure the upload is aborted and the first cause rethrown.
  */
 async function solveIntoOutput(
   options: ProcessObjectOptions,
   kind: FileKind,
   eTag: string,
   tally: FileTally,
+  existing: ExistingOutputs,
 ): Promise<void> {
   const { client, bucket } = options;
-  // IfMatch: solve exactly the version that was checked (S3 answers 412 if it changed since; the retry takes the new one).
+  // IfMatch: solve exactly the version that was checked (S3 answers 412 if it changed since).
   const got = await client.send(new GetObjectCommand({ Bucket: bucket, Key: options.sourceKey, IfMatch: `"${eTag}"` }));
   const body = got.Body as Readable;
+  // The solver writes its answers here; the upload reads `outputBody`, which ends only once the
+  // source is known to be unchanged, so a superseded run never completes its output.
+  const answers = new PassThrough();
   const outputBody = new PassThrough();
+  answers.pipe(outputBody, { end: false });
+  // The first S3 write that fails for good (after the SDK's retries) stops the solving at once:
+  // once the output cannot succeed, solving the rest of the file is wasted work.
+  let uploadError: unknown;
+  const watchedClient = new Proxy(client, {
+    get(target, property, receiver) {
+      if (property !== 'send') return Reflect.get(target, property, receiver);
+      return (command: Parameters<S3Client['send']>[0], ...rest: unknown[]) =>
+        (target.send as (...args: unknown[]) => Promise<unknown>)(command, ...rest).catch((error: unknown) => {
+          uploadError ??= error;
+          body.destroy();
+          throw error;
+        });
+    },
+  });
   const upload = new Upload({
-    client,
+    client: watchedClient,
     params: {
       Bucket: bucket,
       Key: options.outputKey,
       Body: outputBody,
       ContentType: kind.gzip ? 'application/gzip' : CONTENT_TYPE[kind.format],
       Metadata: { [SOURCE_ETAG_METADATA]: eTag, [SOURCE_KEY_METADATA]: encodeURIComponent(options.sourceKey) },
+      ...writeCondition(existing.output),
     },
     partSize: options.partSize ?? DEFAULT_PART_SIZE,
     queueSize: options.queueSize ?? DEFAULT_QUEUE_SIZE,
-    leavePartsOnError: false,
+    // Aborted here, not by the Upload: when the abort itself fails, its error must not hide the cause.
+    leavePartsOnError: true,
   });
   const solving = solvePuzzleStream({
     input: body,
-    output: outputBody,
+    output: answers,
     format: kind.format,
     gunzip: kind.gzip,
     gzip: kind.gzip,
     tally,
     batches: batchSolverFor(solverThreads()),
+  }).then(async () => {
+    await finished(answers);
+    await checkSourceUnchanged(options, eTag);
+    outputBody.end();
   });
   const uploading = upload.done();
   // Whichever side fails first ends both: a stalled upload must not leave the reader waiting forever.
@@ -139,9 +209,10 @@ async function solveIntoOutput(
   } catch (error) {
     body.destroy();
     // Failing the upload's body (not just ending it, which would complete a truncated object)
-    // makes the Upload send AbortMultipartUpload; it settles only after that, so wait for it.
+    // ends the Upload; then the parts already sent are removed.
     outputBody.destroy(error instanceof Error ? error : new Error(String(error)));
     await uploading.catch(() => undefined);
+    await abortUpload(client, bucket, options.outputKey, upload.uploadId);
     // The solver's verdict wins: when the file is at fault (a FormatError such as BAD_GZIP), the
     // upload fails with the same underlying error, and on Node 24 it says so first, while the
     // solving pipeline settles only once all its streams have closed. Its streams are destroyed
@@ -149,7 +220,28 @@ async function solveIntoOutput(
     // holding the invocation.
     if (solveError === undefined)
       await Promise.race([solving.catch(() => undefined), delay(SOLVER_VERDICT_WAIT_MS, undefined, { ref: false })]);
-    throw isFormatError(solveError) ? solveError : error;
+    if (isFormatError(solveError)) throw solveError;
+    // Else the first cause: an S3 write that failed is what stopped the solver (whose own error is
+    // then only the consequence, an AbortError or a premature close).
+    throw uploadError ?? error;
+  }
+}
+
+/** Removes a failed upload's parts; a failure to do so is logged, never thrown over the real cause. */
+async function abortUpload(client: S3Client, bucket: string, key: string, uploadId: string | undefined): Promise<void> {
+  if (!uploadId) return;
+  try {
+    await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId }));
+  } catch (error) {
+    logger.warn(
+      "Could not abort the failed output's multipart upload; the bucket's lifecycle rule removes it within a day",
+      {
+        bucket,
+        key,
+        uploadId,
+        error: error as Error,
+      },
+    );
   }
 }
 
@@ -170,7 +262,12 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
     return { status: 'skipped', reason: 'source-missing', sourceKey };
   }
   const eTag = bareETag(head.ETag);
-  const handled = options.force ? undefined : await alreadyHandled(options, eTag);
+  const [output, existingReport] = await Promise.all([
+    headOrUndefined(client, bucket, options.outputKey),
+    headOrUndefined(client, bucket, options.reportKey),
+  ]);
+  const existing: ExistingOutputs = { output, report: existingReport };
+  const handled = options.force ? undefined : alreadyHandled(existing, eTag);
   if (handled) {
     logger.info(`Source already ${handled} at this ETag; skipping`, { bucket, sourceKey, eTag });
     return { status: 'skipped', reason: handled === 'solved' ? 'already-solved' : 'already-rejected', sourceKey, eTag };
@@ -180,10 +277,32 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
   const kind = detected.ok ? detected.kind : undefined;
   const tally = new FileTally({ ...(options.failureCap === undefined ? {} : { failureCap: options.failureCap }) });
   let rejection: FormatError | undefined = detected.ok ? undefined : detected.error;
+  /**
+   * A 412 on a conditional write, or the source replaced: either the source changed (this run's
+   * answers are stale: it stops, and the new version's own event answers it) or another run of
+   * the same version wrote first (thrown: the retry finds the file done).
+   */
+  const supersededOrThrow = async (error: unknown): Promise<ProcessObjectResult> => {
+    const now = await headOrUndefined(client, bucket, sourceKey);
+    if (now && bareETag(now.ETag) === eTag) {
+      recordFile('failed');
+      throw error;
+    }
+    logger.info('Source replaced while it was solved; this run stops, the new version is solved by its own event', {
+      bucket,
+      sourceKey,
+      eTag,
+      ...(now ? { newETag: bareETag(now.ETag) } : {}),
+    });
+    return { status: 'skipped', reason: 'superseded', sourceKey, eTag };
+  };
+  const isConflict = (error: unknown): boolean => error instanceof SourceChangedError || isPreconditionFailed(error);
+
   if (kind) {
     try {
-      await solveIntoOutput(options, kind, eTag, tally);
+      await solveIntoOutput(options, kind, eTag, tally, existing);
     } catch (error) {
+      if (isConflict(error)) return supersededOrThrow(error);
       if (!isFormatError(error)) {
         recordFile('failed');
         throw error;
@@ -208,19 +327,27 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
     durationMs: Math.round(durationMs),
     puzzlesPerSecond: !rejection && durationMs > 0 ? Math.round((tally.counts.rows * 1000) / durationMs) : 0,
   };
-  await client.send(
-    new PutObjectCommand({
-      Bucket: bucket,
-      Key: options.reportKey,
-      Body: `${JSON.stringify(report, null, 2)}\n`,
-      ContentType: 'application/json',
-      Metadata: {
-        [SOURCE_ETAG_METADATA]: eTag,
-        [SOURCE_KEY_METADATA]: encodeURIComponent(sourceKey),
-        [REPORT_OUTCOME_METADATA]: report.outcome,
-      },
-    }),
-  );
+  // The report, too, only while the source is this version and over the report this run saw.
+  try {
+    await checkSourceUnchanged(options, eTag);
+    await client.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: options.reportKey,
+        Body: `${JSON.stringify(report, null, 2)}\n`,
+        ContentType: 'application/json',
+        Metadata: {
+          [SOURCE_ETAG_METADATA]: eTag,
+          [SOURCE_KEY_METADATA]: encodeURIComponent(sourceKey),
+          [REPORT_OUTCOME_METADATA]: report.outcome,
+        },
+        ...writeCondition(existing.report),
+      }),
+    );
+  } catch (error) {
+    if (isConflict(error)) return supersededOrThrow(error);
+    throw error;
+  }
   recordSolves(report.counts.solved, report.counts.rows - report.counts.solved, Math.round(durationMs * 1000));
   recordFile(report.outcome);
   const summary = {
