@@ -7,7 +7,7 @@ import { findFish } from '../../functions/sudoku/logic/fish.js';
 import { Grid } from '../../functions/sudoku/logic/grid.js';
 import { stepAgrees } from '../../functions/sudoku/logic/hint.js';
 import { runLogic } from '../../functions/sudoku/logic/run.js';
-import type { Step, TechniqueName } from '../../functions/sudoku/logic/step.js';
+import { explaining, type Step, type TechniqueName } from '../../functions/sudoku/logic/step.js';
 import { findHiddenSubset } from '../../functions/sudoku/logic/subsets.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
 
@@ -27,7 +27,12 @@ function solveChecked(puzzle: string): { steps: Step[]; grid: Grid; solution: Ui
   const grid = new Grid();
   expect(grid.load(givens)).toBe(true);
   const steps: Step[] = [];
-  runLogic(grid, solution, 'extreme', (s) => steps.push(s));
+  explaining.on = true;
+  try {
+    runLogic(grid, solution, 'extreme', (s) => steps.push(s));
+  } finally {
+    explaining.on = false;
+  }
   for (const s of steps) expect(stepAgrees(s, solution), s.message).toBe(true);
   return { steps, grid, solution };
 }

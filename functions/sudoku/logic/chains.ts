@@ -3,12 +3,16 @@
 // digit has two places); a weak link A - B means "if A is true, B is false" (same cell, or the
 // same digit in cells that see each other). A chain S = . - . = ... = E that starts and ends
 // with strong links proves "S or E": every candidate weakly linked to both is false.
-// X-chains are the chains of one digit, with unit links only. The search is breadth-first
-// from every start, so each start's first find is its shortest chain; a later start only
-// looks as deep as the best chain so far (the hint then shows the shortest one found).
-import { DIGIT, PEERS, POPCOUNT, rc, sees, UNIT_CELLS } from './geometry.js';
-import { candidate, candidateCell, candidateDigit, type Grid } from './grid.js';
-import type { Step } from './step.js';
+// X-chains are the chains of one digit, with unit links only.
+//
+// The search is breadth-first from every start, so each start's first find is its shortest
+// chain, and a later start only looks as deep as the best chain so far. Both link graphs are
+// built once per search as flat adjacency arrays over the candidates present; visits are
+// marked with a stamp, never cleared, so a search allocates only the step it returns.
+import { PEERS, POPCOUNT, rc } from './geometry.js';
+import { candidateCell, candidateDigit, type Grid } from './grid.js';
+import { computePlaces, conjugate, unitsOf } from './places.js';
+import { explaining, type Step } from './step.js';
 
 export const X_CHAIN = 6.6;
 export const AIC = 7.0;
@@ -28,66 +32,133 @@ export function lengthBonus(length: number): number {
   return added / 10;
 }
 
-// Strong links of every candidate, built once per search: STRONG[k*4 .. k*4+n) (a candidate has
-// at most 4: its cell, row, column and box).
+// Adjacency over candidate numbers (cell * 9 + digit - 1): strong links at most 4 per candidate
+// (its cell, row, column, box), weak links at most 8 + 20.
+// Unit links come first in each list, so an X-chain reads the prefix (strongUnits, weakPeers).
 const strong = new Int16Array(729 * 4);
-const strongCount = new Uint8Array(729);
-// BFS state: parent per (candidate, polarity); polarity 1 = true, 0 = false.
+const strongUnits = new Uint8Array(729);
+const strongAll = new Uint8Array(729);
+const weak = new Int16Array(729 * 28);
+const weakPeers = new Uint8Array(729);
+const weakAll = new Uint8Array(729);
+/** The counts the current search reads: the prefixes for X-chains, everything for AICs. */
+let strongCount = strongAll;
+let weakCount = weakAll;
+// BFS over states candidate * 2 + polarity (1 = true, 0 = false).
 const parent = new Int16Array(729 * 2);
 const depth = new Int8Array(729 * 2);
 const queue = new Int16Array(729 * 2);
-
-function buildStrongLinks(g: Grid, digitOnly: number): void {
-  strongCount.fill(0);
+const seen = new Int32Array(729 * 2);
+const nearStart = new Int32Array(729);
+let stamp = 0;
+function buildLinks(g: Grid): void {
+  const cand = g.cand;
+  computePlaces(g);
   for (let c = 0; c < 81; c++) {
-    const m = g.cand[c]!;
+    const m = cand[c]!;
     if (m === 0) continue;
-    for (let d = 1; d <= 9; d++) {
-      const bit = 1 << (d - 1);
-      if (!(m & bit) || (digitOnly && d !== digitOnly)) continue;
-      const k = candidate(c, d);
-      const add = (to: number) => {
-        for (let i = 0; i < strongCount[k]!; i++) if (strong[k * 4 + i] === to) return;
-        strong[k * 4 + strongCount[k]!++] = to;
-      };
-      if (!digitOnly && POPCOUNT[m] === 2) add(candidate(c, DIGIT[m & ~bit]!));
-      const units = [(c / 9) | 0, 9 + (c % 9), 18 + ((((c / 9) | 0) / 3) | 0) * 3 + (((c % 9) / 3) | 0)];
-      for (const u of units) {
-        let other = -1;
-        let n = 0;
-        for (let j = 0; j < 9; j++) {
-          const o = UNIT_CELLS[u * 9 + j]!;
-          if (g.cand[o]! & bit) {
-            n++;
-            if (o !== c) other = o;
-          }
-        }
-        if (n === 2) add(candidate(other, d));
+    for (let b = m; b; b &= b - 1) {
+      const d0 = 31 - Math.clz32(b & -b);
+      const k = c * 9 + d0;
+      let s = 0;
+      for (let i = 0; i < 3; i++) {
+        const other = conjugate(unitsOf(c, i), d0, c);
+        if (other < 0) continue;
+        const to = other * 9 + d0;
+        let dup = false;
+        for (let j = 0; j < s; j++) if (strong[k * 4 + j] === to) dup = true;
+        if (!dup) strong[k * 4 + s++] = to;
       }
+      strongUnits[k] = s;
+      if (POPCOUNT[m] === 2) strong[k * 4 + s++] = c * 9 + (31 - Math.clz32(m & ~(1 << d0)));
+      strongAll[k] = s;
+      let w = 0;
+      const bit = 1 << d0;
+      for (let j = 0; j < 20; j++) {
+        const p = PEERS[c * 20 + j]!;
+        if (cand[p]! & bit) weak[k * 28 + w++] = p * 9 + d0;
+      }
+      weakPeers[k] = w;
+      for (let o = m & ~bit; o; o &= o - 1) weak[k * 28 + w++] = c * 9 + 31 - Math.clz32(o & -o);
+      weakAll[k] = w;
     }
   }
 }
 
-/** Candidates weakly linked to both ends (cells seeing both, or the ends' own cells). */
-function targets(g: Grid, s: number, e: number): number[] {
-  const sc = candidateCell(s);
-  const sd = candidateDigit(s);
-  const ec = candidateCell(e);
-  const ed = candidateDigit(e);
-  const out: number[] = [];
-  const has = (c: number, d: number) => (g.cand[c]! & (1 << (d - 1))) !== 0;
-  if (sc === ec) {
-    for (let d = 1; d <= 9; d++) if (d !== sd && d !== ed && has(sc, d)) out.push(candidate(sc, d));
-  } else if (sd === ed) {
-    for (let k = 0; k < 20; k++) {
-      const c = PEERS[sc * 20 + k]!;
-      if (c !== ec && sees(c, ec) && has(c, sd)) out.push(candidate(c, sd));
-    }
-  } else if (sees(sc, ec)) {
-    if (has(ec, sd)) out.push(candidate(ec, sd));
-    if (has(sc, ed)) out.push(candidate(sc, ed));
+/** Whether a candidate other than s and e is weakly linked to both (nearStart marks s's links). */
+function eliminates(s: number, e: number, mark: number): boolean {
+  for (let i = 0; i < weakCount[e]!; i++) {
+    const x = weak[e * 28 + i]!;
+    if (x !== s && nearStart[x] === mark) return true;
   }
-  return out;
+  return false;
+}
+
+/** The shortest chain from `s` (assumed false) to a true candidate that eliminates something: its last state, or -1. */
+function searchFrom(s: number, maxLinks: number): number {
+  const mark = ++stamp;
+  for (let i = 0; i < weakCount[s]!; i++) nearStart[weak[s * 28 + i]!] = mark;
+  let head = 0;
+  let tail = 0;
+  const start = s * 2;
+  seen[start] = mark;
+  parent[start] = start;
+  depth[start] = 0;
+  queue[tail++] = start;
+  while (head < tail) {
+    const node = queue[head++]!;
+    const k = node >> 1;
+    const links = depth[node]!;
+    if (node & 1) {
+      if (k !== s && eliminates(s, k, mark)) return node;
+      if (links >= maxLinks) continue;
+      for (let i = 0; i < weakCount[k]!; i++) {
+        const to = weak[k * 28 + i]! * 2;
+        if (seen[to] === mark) continue;
+        seen[to] = mark;
+        parent[to] = node;
+        depth[to] = links + 1;
+        queue[tail++] = to;
+      }
+    } else {
+      if (links >= maxLinks) continue;
+      for (let i = 0; i < strongCount[k]!; i++) {
+        const to = strong[k * 4 + i]! * 2 + 1;
+        if (seen[to] === mark) continue;
+        seen[to] = mark;
+        parent[to] = node;
+        depth[to] = links + 1;
+        queue[tail++] = to;
+      }
+    }
+  }
+  return -1;
+}
+
+/** The chain ending at `end`, first candidate first (read before the next search). */
+function chainTo(end: number): number[] {
+  const chain: number[] = [];
+  for (let n = end; ; n = parent[n]!) {
+    chain.push(n >> 1);
+    if (parent[n] === n) break;
+  }
+  return chain.reverse();
+}
+
+/** Candidates weakly linked to both ends. */
+function targets(s: number, e: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < weakCount[e]!; i++) {
+    const x = weak[e * 28 + i]!;
+    if (x === s) continue;
+    for (let j = 0; j < weakCount[s]!; j++) {
+      if (weak[s * 28 + j] === x) {
+        out.push(x);
+        break;
+      }
+    }
+  }
+  return out.sort((a, b) => a - b);
 }
 
 interface Found {
@@ -95,55 +166,25 @@ interface Found {
   eliminations: number[];
 }
 
-/** Shortest chain from `s` (assumed false) to a true candidate that eliminates something. */
-function searchFrom(g: Grid, s: number, digitOnly: number, maxLinks: number): Found | null {
-  parent.fill(-1);
-  let head = 0;
-  let tail = 0;
-  const start = s * 2;
-  parent[start] = start;
-  depth[start] = 0;
-  queue[tail++] = start;
-  while (head < tail) {
-    const node = queue[head++]!;
-    const k = node >> 1;
-    const on = node & 1;
-    const links = depth[node]!;
-    if (on && k !== s) {
-      const eliminations = targets(g, s, k);
-      if (eliminations.length) {
-        const chain: number[] = [];
-        for (let n = node; ; n = parent[n]!) {
-          chain.push(n >> 1);
-          if (n === start) break;
-        }
-        return { chain: chain.reverse(), eliminations };
-      }
-    }
-    if (links >= maxLinks) continue;
-    const visit = (to: number) => {
-      if (parent[to] !== -1) return;
-      parent[to] = node;
-      depth[to] = links + 1;
-      queue[tail++] = to;
-    };
-    if (!on) {
-      for (let i = 0; i < strongCount[k]!; i++) visit(strong[k * 4 + i]! * 2 + 1);
-      continue;
-    }
-    const c = candidateCell(k);
-    const d = candidateDigit(k);
-    const bit = 1 << (d - 1);
-    if (!digitOnly) {
-      const m = g.cand[c]!;
-      for (let o = 1; o <= 9; o++) if (o !== d && m & (1 << (o - 1))) visit(candidate(c, o) * 2);
-    }
-    for (let j = 0; j < 20; j++) {
-      const p = PEERS[c * 20 + j]!;
-      if (g.cand[p]! & bit) visit(candidate(p, d) * 2);
+function find(g: Grid, xChain: boolean): Found | null {
+  buildLinks(g);
+  strongCount = xChain ? strongUnits : strongAll;
+  weakCount = xChain ? weakPeers : weakAll;
+  let best: Found | null = null;
+  let limit = MAX_LINKS;
+  for (let c = 0; c < 81; c++) {
+    for (let b = g.cand[c]!; b; b &= b - 1) {
+      const s = c * 9 + 31 - Math.clz32(b & -b);
+      if (strongCount[s] === 0) continue;
+      const end = searchFrom(s, limit);
+      if (end < 0) continue;
+      const chain = chainTo(end);
+      best = { chain, eliminations: targets(s, end >> 1) };
+      limit = chain.length - 2;
+      if (limit < 1) return best;
     }
   }
-  return null;
+  return best;
 }
 
 function describe(chain: number[]): string {
@@ -153,21 +194,6 @@ function describe(chain: number[]): string {
     parts.push(`so ${node(chain[i]!)} is false, so ${node(chain[i + 1]!)} is true`);
   }
   return parts.join(', ');
-}
-
-function find(g: Grid, digitOnly: number, best: { found: Found | null }): void {
-  let limit = MAX_LINKS;
-  buildStrongLinks(g, digitOnly);
-  for (let s = 0; s < 729; s++) {
-    if (strongCount[s] === 0) continue;
-    if (digitOnly && candidateDigit(s) !== digitOnly) continue;
-    const found = searchFrom(g, s, digitOnly, limit);
-    if (found && (!best.found || found.chain.length < best.found.chain.length)) {
-      best.found = found;
-      limit = found.chain.length - 2;
-      if (limit < 1) return;
-    }
-  }
 }
 
 function toStep(found: Found, xChain: boolean): Step {
@@ -182,22 +208,18 @@ function toStep(found: Found, xChain: boolean): Step {
     cells: [...new Set(chain.map(candidateCell))],
     eliminations,
     placement: -1,
-    message: `${title}: ${describe(chain)}. So ${rc(candidateCell(s))}=${candidateDigit(s)} or ${rc(candidateCell(e))}=${candidateDigit(e)} is true, and ${killed} (which would make both false) cannot be.`,
+    message: !explaining.on
+      ? ''
+      : `${title}: ${describe(chain)}. So ${rc(candidateCell(s))}=${candidateDigit(s)} or ${rc(candidateCell(e))}=${candidateDigit(e)} is true, and ${killed} (which would make both false) cannot be.`,
   };
 }
 
 export function findXChain(g: Grid): Step | null {
-  let bestStep: Found | null = null;
-  for (let d = 1; d <= 9; d++) {
-    const best: { found: Found | null } = { found: null };
-    find(g, d, best);
-    if (best.found && (!bestStep || best.found.chain.length < bestStep.chain.length)) bestStep = best.found;
-  }
-  return bestStep ? toStep(bestStep, true) : null;
+  const best = find(g, true);
+  return best ? toStep(best, true) : null;
 }
 
 export function findAIC(g: Grid): Step | null {
-  const best: { found: Found | null } = { found: null };
-  find(g, 0, best);
-  return best.found ? toStep(best.found, false) : null;
+  const best = find(g, false);
+  return best ? toStep(best, false) : null;
 }

@@ -4,7 +4,7 @@
 import { findCombo } from './combos.js';
 import { joinAnd, UNIT_CELLS } from './geometry.js';
 import { candidate, type Grid } from './grid.js';
-import type { Step, TechniqueName } from './step.js';
+import { explaining, type Step, type TechniqueName } from './step.js';
 
 const FISH: Record<number, [TechniqueName, string, number]> = {
   2: ['x-wing', 'X-wing', 3.2],
@@ -86,6 +86,8 @@ function fishStep(g: Grid, n: number, d: number, byColumn: boolean, chosen: numb
     cells: cells.sort((a, b) => a - b),
     eliminations,
     placement: -1,
-    message: `${title}: in ${baseWord} ${joinAnd(baseLines.map((i) => String(i + 1)))}, ${d} fits only in ${coverWord} ${joinAnd(coverLines.map(String))}, so ${d} is removed from the other cells of those ${coverWord}.`,
+    message: !explaining.on
+      ? ''
+      : `${title}: in ${baseWord} ${joinAnd(baseLines.map((i) => String(i + 1)))}, ${d} fits only in ${coverWord} ${joinAnd(coverLines.map(String))}, so ${d} is removed from the other cells of those ${coverWord}.`,
   };
 }

@@ -2,15 +2,25 @@
 // a 9-bit mask (bit d-1 = digit d may still go there). Uint16Array rather than objects or Sets
 // because every technique is a few AND/OR/popcount operations over these masks, and a board
 // copy is two typed-array sets, with nothing for the garbage collector.
-import { DIGIT, PEERS, POPCOUNT } from './geometry.js';
+import { BOX, DIGIT, PEERS, POPCOUNT } from './geometry.js';
 
 export const ALL = 0x1ff;
+
+/** NEAR_BOXES[c]: the boxes placing a digit at c can change (its band's and its stack's), 9 bits. */
+const NEAR_BOXES = new Uint16Array(81);
+for (let c = 0; c < 81; c++) {
+  for (let b = 0; b < 9; b++) {
+    if (((b / 3) | 0) === ((BOX[c]! / 3) | 0) || b % 3 === BOX[c]! % 3) NEAR_BOXES[c]! |= 1 << b;
+  }
+}
 
 export class Grid {
   readonly cells = new Uint8Array(81);
   readonly cand = new Uint16Array(81);
   /** Empty cells left. */
   empty = 81;
+  /** Boxes a placement touched since the singles loop last looked (singles.ts). */
+  boxesTouched = 0;
 
   /**
    * Start from a board's digits, with every empty cell's candidates pruned by its peers.
@@ -36,6 +46,7 @@ export class Grid {
     this.cells[c] = d;
     this.cand[c] = 0;
     this.empty--;
+    this.boxesTouched |= NEAR_BOXES[c]!;
     const base = c * 20;
     for (let k = 0; k < 20; k++) {
       const p = PEERS[base + k]!;

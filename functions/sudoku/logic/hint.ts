@@ -9,7 +9,7 @@ import type { CellRef, Cells, Problem } from '../types.js';
 import { cellName, COL, POPCOUNT, ROW } from './geometry.js';
 import { candidateCell, candidateDigit, Grid } from './grid.js';
 import { findSingle } from './singles.js';
-import { applyStep, type Step, type TechniqueName } from './step.js';
+import { applyStep, explaining, type Step, type TechniqueName } from './step.js';
 import { TECHNIQUES } from './techniques.js';
 
 export interface Placement {
@@ -62,6 +62,15 @@ export function stepAgrees(step: Step, solution: ArrayLike<number>): boolean {
 
 /** The next steps from `board` (consistent with `solution`), as the hint shows them. */
 export function nextSteps(board: ArrayLike<number>, solution: ArrayLike<number>): Hint {
+  explaining.on = true;
+  try {
+    return explainedSteps(board, solution);
+  } finally {
+    explaining.on = false;
+  }
+}
+
+function explainedSteps(board: ArrayLike<number>, solution: ArrayLike<number>): Hint {
   const g = new Grid();
   if (!g.load(board)) throw new Error('nextSteps: the board contradicts itself');
   if (g.empty === 0)

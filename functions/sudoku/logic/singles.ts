@@ -18,7 +18,11 @@ export type SinglesTally = Int32Array;
 function hiddenSingles(g: Grid, from: number, to: number): number {
   const cand = g.cand;
   let placed = 0;
+  // A box no placement has touched since it was last scanned cannot have gained a hidden single.
+  const boxes = from === 18 ? g.boxesTouched : 0x1ff;
+  if (from === 18) g.boxesTouched = 0;
   for (let u = from; u < to; u++) {
+    if (from === 18 && !(boxes & (1 << (u - 18)))) continue;
     const base = u * 9;
     let once = 0;
     let twice = 0;
@@ -61,6 +65,8 @@ function nakedSingles(g: Grid): number {
  * (possible only after a wrong guess).
  */
 export function settleSingles(g: Grid, tally: SinglesTally): boolean {
+  // A technique's eliminations may have made hidden singles anywhere.
+  g.boxesTouched = 0x1ff;
   while (g.empty > 0) {
     let n = hiddenSingles(g, 18, 27);
     if (n < 0) return false;

@@ -42,6 +42,12 @@ export interface Step {
   message: string;
 }
 
+/**
+ * Whether steps carry their sentence. Off while grading and generating, where thousands of
+ * steps are found and none is read: building the sentences cost as much as finding the steps.
+ */
+export const explaining = { on: false };
+
 /** Remove a step's eliminations (or make its placement) on the grid. */
 export function applyStep(g: Grid, step: Step): void {
   if (step.placement >= 0) {

@@ -5,7 +5,7 @@
 import { findCombo } from './combos.js';
 import { cellName, digitsOf, joinAnd, POPCOUNT, UNIT_CELLS, unitName } from './geometry.js';
 import { candidate, type Grid } from './grid.js';
-import type { Step, TechniqueName } from './step.js';
+import { explaining, type Step, type TechniqueName } from './step.js';
 
 const NAMES = ['', '', 'pair', 'triple', 'quad'] as const;
 const NAKED: Record<number, [TechniqueName, number]> = {
@@ -86,7 +86,9 @@ function nakedStep(g: Grid, u: number, n: number, chosen: number): Step {
     cells,
     eliminations,
     placement: -1,
-    message: `Naked ${NAMES[n]}: in ${unitName(u)}, ${joinAnd(cells.map(cellName))} hold only ${ds} between them, so ${ds} are removed from the other cells of ${unitName(u)}.`,
+    message: !explaining.on
+      ? ''
+      : `Naked ${NAMES[n]}: in ${unitName(u)}, ${joinAnd(cells.map(cellName))} hold only ${ds} between them, so ${ds} are removed from the other cells of ${unitName(u)}.`,
   };
 }
 
@@ -140,6 +142,8 @@ function hiddenStep(g: Grid, u: number, n: number, chosen: number): Step {
     cells,
     eliminations,
     placement: -1,
-    message: `Hidden ${NAMES[n]}: in ${unitName(u)}, ${joinAnd(digits.map(String))} fit only in ${joinAnd(cells.map(cellName))}, so those cells can hold no other digit.`,
+    message: !explaining.on
+      ? ''
+      : `Hidden ${NAMES[n]}: in ${unitName(u)}, ${joinAnd(digits.map(String))} fit only in ${joinAnd(cells.map(cellName))}, so those cells can hold no other digit.`,
   };
 }

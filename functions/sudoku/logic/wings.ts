@@ -3,9 +3,10 @@
 // XY-wing: pivot {x,y}, pincers {x,z} and {y,z}. XYZ-wing: pivot {x,y,z}, pincers {x,z}, {y,z}.
 // W-wing: two {x,y} cells that do not see each other, joined by a unit where x has only two
 // places, one seeing each cell: one of the cells is y.
-import { cellName, DIGIT, PEERS, POPCOUNT, sees, UNIT_CELLS, unitName } from './geometry.js';
+import { cellName, DIGIT, PEERS, POPCOUNT, sees, unitName } from './geometry.js';
 import { candidate, type Grid } from './grid.js';
-import type { Step } from './step.js';
+import { computePlaces, placeA, placeB, placeCount } from './places.js';
+import { explaining, type Step } from './step.js';
 
 /** Cells other than `skip` holding `bit` that see every cell of `anchors`, as eliminations. */
 function commonTargets(g: Grid, anchors: number[], bit: number, digit: number): number[] {
@@ -47,7 +48,9 @@ export function findXYWing(g: Grid): Step | null {
           cells: [p, a, b],
           eliminations,
           placement: -1,
-          message: `XY-wing: ${cellName(p)} is ${pair(pm)}; whichever it is, ${cellName(a)} (${pair(am)}) or ${cellName(b)} (${pair(want)}) must be ${zd}, so ${zd} is removed from every cell that sees both.`,
+          message: !explaining.on
+            ? ''
+            : `XY-wing: ${cellName(p)} is ${pair(pm)}; whichever it is, ${cellName(a)} (${pair(am)}) or ${cellName(b)} (${pair(want)}) must be ${zd}, so ${zd} is removed from every cell that sees both.`,
         };
       }
     }
@@ -78,7 +81,9 @@ export function findXYZWing(g: Grid): Step | null {
           cells: [p, a, b],
           eliminations,
           placement: -1,
-          message: `XYZ-wing: one of ${cellName(p)} (${tripleText(pm)}), ${cellName(a)} (${pair(am)}) and ${cellName(b)} (${pair(bm)}) must be ${zd}, so ${zd} is removed from every cell that sees all three.`,
+          message: !explaining.on
+            ? ''
+            : `XYZ-wing: one of ${cellName(p)} (${tripleText(pm)}), ${cellName(a)} (${pair(am)}) and ${cellName(b)} (${pair(bm)}) must be ${zd}, so ${zd} is removed from every cell that sees all three.`,
         };
       }
     }
@@ -92,8 +97,18 @@ function tripleText(m: number): string {
   return ds.join('/');
 }
 
+/** Whether some cell other than a and b holds bit and sees both. */
+function hasCommon(g: Grid, a: number, b: number, bit: number): boolean {
+  for (let k = 0; k < 20; k++) {
+    const c = PEERS[a * 20 + k]!;
+    if (c !== b && g.cand[c]! & bit && sees(c, b)) return true;
+  }
+  return false;
+}
+
 export function findWWing(g: Grid): Step | null {
   const cand = g.cand;
+  let placesReady = false;
   for (let a = 0; a < 81; a++) {
     const m = cand[a]!;
     if (POPCOUNT[m] !== 2) continue;
@@ -102,31 +117,31 @@ export function findWWing(g: Grid): Step | null {
       for (let side = 0; side < 2; side++) {
         const x = side === 0 ? m & -m : m & ~(m & -m);
         const y = m & ~x;
-        const yd = DIGIT[y]!;
-        const eliminations = commonTargets(g, [a, b], y, yd);
-        if (eliminations.length === 0) continue;
+        if (!hasCommon(g, a, b, y)) continue;
+        if (!placesReady) {
+          computePlaces(g);
+          placesReady = true;
+        }
+        const x0 = DIGIT[x]! - 1;
         for (let u = 0; u < 27; u++) {
-          let p = -1;
-          let q = -1;
-          let n = 0;
-          for (let k = 0; k < 9; k++) {
-            const c = UNIT_CELLS[u * 9 + k]!;
-            if (!(cand[c]! & x)) continue;
-            if (n === 0) p = c;
-            else q = c;
-            n++;
-          }
-          if (n !== 2 || p === a || p === b || q === a || q === b) continue;
+          const slot = u * 9 + x0;
+          if (placeCount[slot] !== 2) continue;
+          const p = placeA[slot]!;
+          const q = placeB[slot]!;
+          if (p === a || p === b || q === a || q === b) continue;
           const linked = (sees(p, a) && sees(q, b)) || (sees(p, b) && sees(q, a));
           if (!linked) continue;
-          const xd = DIGIT[x]!;
+          const xd = x0 + 1;
+          const yd = DIGIT[y]!;
           return {
             technique: 'w-wing',
             score: 4.4,
             cells: [a, b, p, q],
-            eliminations,
+            eliminations: commonTargets(g, [a, b], y, yd),
             placement: -1,
-            message: `W-wing: ${cellName(a)} and ${cellName(b)} are both ${pair(m)}; in ${unitName(u)} ${xd} must be at ${cellName(p)} or ${cellName(q)}, which stops one of the two being ${xd}, so one is ${yd}, and ${yd} is removed from every cell that sees both.`,
+            message: !explaining.on
+              ? ''
+              : `W-wing: ${cellName(a)} and ${cellName(b)} are both ${pair(m)}; in ${unitName(u)} ${xd} must be at ${cellName(p)} or ${cellName(q)}, which stops one of the two being ${xd}, so one is ${yd}, and ${yd} is removed from every cell that sees both.`,
           };
         }
       }
