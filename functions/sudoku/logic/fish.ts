@@ -2,6 +2,7 @@
 // fall in only n columns between them take the digit in those columns, so the columns' other
 // rows lose it (and the same with rows and columns swapped). Finned fish are not included.
 import { findCombo } from './combos.js';
+import { computePlaces, positions } from './places.js';
 import { joinAnd, UNIT_CELLS } from './geometry.js';
 import { candidate, type Grid } from './grid.js';
 import { explaining, type Step, type TechniqueName } from './step.js';
@@ -32,14 +33,13 @@ function fishTest(cover: number, chosen: number): boolean {
 }
 
 export function findFish(g: Grid, n: number): Step | null {
+  computePlaces(g);
   for (let d = 1; d <= 9; d++) {
-    const bit = 1 << (d - 1);
     for (let byColumn = 0; byColumn < 2; byColumn++) {
       const base = byColumn ? 9 : 0;
       let count = 0;
       for (let i = 0; i < 9; i++) {
-        let m = 0;
-        for (let k = 0; k < 9; k++) if (g.cand[UNIT_CELLS[(base + i) * 9 + k]!]! & bit) m |= 1 << k;
+        const m = positions[(base + i) * 9 + d - 1]!;
         lineMask[i] = m;
         const p = popcount(m);
         if (p >= 2 && p <= n) {

@@ -8,6 +8,7 @@ import { formatBoardString } from '../format.js';
 import { generationLimit } from '../problems.js';
 import { countSolutions, type SearchResult } from '../solver.js';
 import type { Problem } from '../types.js';
+import { BOX, COL, ROW, UNIT_CELLS } from './geometry.js';
 import { type Grade, gradeCells } from './grade.js';
 import { mulberry32, type Random, seedOf, shuffle } from './random.js';
 import type { Level } from './step.js';
@@ -42,20 +43,74 @@ function randomGrid(random: Random, out: Uint8Array): void {
 
 const unique = (cells: Uint8Array): boolean => countSolutions(cells, 2, scratch, undefined, found).count === 1;
 
+// The digits given in each row, column and box of the puzzle being carved: with them, most
+// removals are seen to keep the solution unique without a search (the removed cell is forced).
+const inRow = new Uint16Array(9);
+const inCol = new Uint16Array(9);
+const inBox = new Uint16Array(9);
+
+function setGiven(c: number, d: number, on: boolean): void {
+  const bit = 1 << (d - 1);
+  if (on) {
+    inRow[ROW[c]!]! |= bit;
+    inCol[COL[c]!]! |= bit;
+    inBox[BOX[c]!]! |= bit;
+  } else {
+    inRow[ROW[c]!]! &= ~bit;
+    inCol[COL[c]!]! &= ~bit;
+    inBox[BOX[c]!]! &= ~bit;
+  }
+}
+
+const seen = (c: number): number => inRow[ROW[c]!]! | inCol[COL[c]!]! | inBox[BOX[c]!]!;
+
+/**
+ * Whether the remaining givens alone force digit d at the empty cell c: every other digit sees
+ * it (a naked single), or no other cell of one of its units can take d (a hidden single). Then
+ * every solution has d there, and removing the given cannot add a solution.
+ */
+function forced(puzzle: Uint8Array, c: number, d: number): boolean {
+  const bit = 1 << (d - 1);
+  if ((seen(c) | bit) === 0x1ff) return true;
+  for (let i = 0; i < 3; i++) {
+    const u = i === 0 ? ROW[c]! : i === 1 ? 9 + COL[c]! : 18 + BOX[c]!;
+    let alone = true;
+    for (let k = 0; k < 9 && alone; k++) {
+      const o = UNIT_CELLS[u * 9 + k]!;
+      if (o !== c && puzzle[o] === 0 && !(seen(o) & bit)) alone = false;
+    }
+    if (alone) return true;
+  }
+  return false;
+}
+
 /** Remove givens in a random order while the solution stays unique; the result is minimal. */
 function carve(random: Random, solution: Uint8Array, symmetric: boolean, out: Uint8Array): boolean {
   out.set(solution);
+  inRow.fill(0x1ff);
+  inCol.fill(0x1ff);
+  inBox.fill(0x1ff);
   const order = shuffle(
     random,
     Array.from({ length: symmetric ? 41 : 81 }, (_, i) => i),
   );
   for (const c of order) {
     const twin = 80 - c;
+    const pair = symmetric && twin !== c;
     out[c] = 0;
-    if (symmetric) out[twin] = 0;
-    if (!unique(out)) {
+    setGiven(c, solution[c]!, false);
+    if (pair) {
+      out[twin] = 0;
+      setGiven(twin, solution[twin]!, false);
+    }
+    const kept = (forced(out, c, solution[c]!) && (!pair || forced(out, twin, solution[twin]!))) || unique(out);
+    if (!kept) {
       out[c] = solution[c]!;
-      if (symmetric) out[twin] = solution[twin]!;
+      setGiven(c, solution[c]!, true);
+      if (pair) {
+        out[twin] = solution[twin]!;
+        setGiven(twin, solution[twin]!, true);
+      }
     }
   }
   if (!symmetric) return true;

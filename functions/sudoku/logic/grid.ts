@@ -19,6 +19,8 @@ export class Grid {
   readonly cand = new Uint16Array(81);
   /** Empty cells left. */
   empty = 81;
+  /** Bumped by every change, so tables derived from the candidates can be reused (places.ts). */
+  version = 0;
   /** Boxes a placement touched since the singles loop last looked (singles.ts). */
   boxesTouched = 0;
 
@@ -28,6 +30,7 @@ export class Grid {
    * callers check the board with the fast search first, so false means a caller's bug.
    */
   load(board: ArrayLike<number>): boolean {
+    this.version++;
     this.cand.fill(ALL);
     this.cells.fill(0);
     this.empty = 81;
@@ -46,6 +49,7 @@ export class Grid {
     this.cells[c] = d;
     this.cand[c] = 0;
     this.empty--;
+    this.version++;
     this.boxesTouched |= NEAR_BOXES[c]!;
     const base = c * 20;
     for (let k = 0; k < 20; k++) {
@@ -58,6 +62,7 @@ export class Grid {
     this.cells.set(other.cells);
     this.cand.set(other.cand);
     this.empty = other.empty;
+    this.version++;
   }
 
   /** Whether an empty cell has run out of candidates (only after an unsound step or a wrong guess). */

@@ -1,27 +1,27 @@
-// Where each digit can go in each unit: how many places, and the first two. Conjugate pairs
-// (a digit with exactly two places in a unit) are the strong links coloring, W-wings and chains
-// are built from; one pass over the grid gives all 243 at once.
-import { UNIT_CELLS } from './geometry.js';
+// Where each digit can go in each unit, as a 9-bit mask of the unit's positions (0-8, in the
+// order of UNIT_CELLS). Fish read rows' and columns' masks directly, hidden subsets a unit's
+// nine, and conjugate pairs (two places) are the strong links of coloring, W-wings and chains.
+// At a stall every technique is tried in turn on the same grid, so the table is built once per
+// grid state (Grid.version) and shared.
+import { POPCOUNT, UNIT_CELLS } from './geometry.js';
 import type { Grid } from './grid.js';
 
-/** placeCount[u * 9 + d - 1]: places digit d has in unit u. */
-export const placeCount = new Uint8Array(27 * 9);
-/** The first and second of those places (meaningful when the count reaches them). */
-export const placeA = new Uint8Array(27 * 9);
-export const placeB = new Uint8Array(27 * 9);
+/** positions[u * 9 + d - 1]: the positions in unit u where digit d is a candidate. */
+export const positions = new Uint16Array(27 * 9);
+
+let builtFor: Grid | null = null;
+let builtVersion = -1;
 
 export function computePlaces(g: Grid): void {
+  if (builtFor === g && builtVersion === g.version) return;
+  builtFor = g;
+  builtVersion = g.version;
   const cand = g.cand;
-  placeCount.fill(0);
+  positions.fill(0);
   for (let u = 0; u < 27; u++) {
+    const base = u * 9;
     for (let k = 0; k < 9; k++) {
-      const c = UNIT_CELLS[u * 9 + k]!;
-      for (let m = cand[c]!; m; m &= m - 1) {
-        const slot = u * 9 + 31 - Math.clz32(m & -m);
-        const n = placeCount[slot]!++;
-        if (n === 0) placeA[slot] = c;
-        else if (n === 1) placeB[slot] = c;
-      }
+      for (let m = cand[UNIT_CELLS[base + k]!]!; m; m &= m - 1) positions[base + 31 - Math.clz32(m & -m)]! |= 1 << k;
     }
   }
 }
@@ -33,9 +33,20 @@ export const unitsOf = (c: number, i: number): number => {
   return i === 0 ? r : i === 1 ? 9 + col : 18 + ((r / 3) | 0) * 3 + ((col / 3) | 0);
 };
 
+/** Places digit index d0 has in unit u. */
+export const placeCount = (u: number, d0: number): number => POPCOUNT[positions[u * 9 + d0]!]!;
+
 /** The other place of digit index d0 in unit u when it has exactly two and one is c, else -1. */
 export function conjugate(u: number, d0: number, c: number): number {
-  const slot = u * 9 + d0;
-  if (placeCount[slot] !== 2) return -1;
-  return placeA[slot] === c ? placeB[slot]! : placeA[slot]!;
+  const m = positions[u * 9 + d0]!;
+  if (POPCOUNT[m] !== 2) return -1;
+  const a = UNIT_CELLS[u * 9 + 31 - Math.clz32(m & -m)]!;
+  const b = UNIT_CELLS[u * 9 + 31 - Math.clz32(m)]!;
+  return a === c ? b : a;
+}
+
+/** The two places of a digit with exactly two in a unit: first (0) or second (1). */
+export function place(u: number, d0: number, which: number): number {
+  const m = positions[u * 9 + d0]!;
+  return UNIT_CELLS[u * 9 + (which === 0 ? 31 - Math.clz32(m & -m) : 31 - Math.clz32(m))]!;
 }

@@ -55,6 +55,7 @@ export function applyStep(g: Grid, step: Step): void {
     return;
   }
   for (const k of step.eliminations) g.cand[candidateCell(k)]! &= ~(1 << (candidateDigit(k) - 1));
+  g.version++;
 }
 
 /** Every candidate `bit` held by the cells in `targets`, as elimination numbers. */

@@ -3,6 +3,7 @@
 // Hidden: n digits that together fit in only n cells own those cells, so the cells lose every
 // other digit. The scan is allocation-free; a step object is built only for a find.
 import { findCombo } from './combos.js';
+import { computePlaces, positions } from './places.js';
 import { cellName, digitsOf, joinAnd, POPCOUNT, UNIT_CELLS, unitName } from './geometry.js';
 import { candidate, type Grid } from './grid.js';
 import { explaining, type Step, type TechniqueName } from './step.js';
@@ -93,13 +94,10 @@ function nakedStep(g: Grid, u: number, n: number, chosen: number): Step {
 }
 
 export function findHiddenSubset(g: Grid, n: number): Step | null {
+  computePlaces(g);
   for (let u = 0; u < 27; u++) {
-    where.fill(0);
-    for (let k = 0; k < 9; k++) {
-      const m = g.cand[UNIT_CELLS[u * 9 + k]!]!;
-      unitCand[k] = m;
-      for (let b = m; b; b &= b - 1) where[31 - Math.clz32(b & -b)]! |= 1 << k;
-    }
+    for (let k = 0; k < 9; k++) unitCand[k] = g.cand[UNIT_CELLS[u * 9 + k]!]!;
+    for (let d = 0; d < 9; d++) where[d] = positions[u * 9 + d]!;
     let open = 0;
     let count = 0;
     for (let d = 0; d < 9; d++) {

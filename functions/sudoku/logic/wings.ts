@@ -5,7 +5,7 @@
 // places, one seeing each cell: one of the cells is y.
 import { cellName, DIGIT, PEERS, POPCOUNT, sees, unitName } from './geometry.js';
 import { candidate, type Grid } from './grid.js';
-import { computePlaces, placeA, placeB, placeCount } from './places.js';
+import { computePlaces, place, placeCount } from './places.js';
 import { explaining, type Step } from './step.js';
 
 /** Cells other than `skip` holding `bit` that see every cell of `anchors`, as eliminations. */
@@ -124,10 +124,9 @@ export function findWWing(g: Grid): Step | null {
         }
         const x0 = DIGIT[x]! - 1;
         for (let u = 0; u < 27; u++) {
-          const slot = u * 9 + x0;
-          if (placeCount[slot] !== 2) continue;
-          const p = placeA[slot]!;
-          const q = placeB[slot]!;
+          if (placeCount(u, x0) !== 2) continue;
+          const p = place(u, x0, 0);
+          const q = place(u, x0, 1);
           if (p === a || p === b || q === a || q === b) continue;
           const linked = (sees(p, a) && sees(q, b)) || (sees(p, b) && sees(q, a));
           if (!linked) continue;
