@@ -3,7 +3,7 @@
 // fast search settles first whether there is exactly one solution, with the same problems as
 // solving reports, so the logical solve only ever runs on a proper puzzle.
 import { parseBoard } from '../parse.js';
-import { solveParsed } from '../solve.js';
+import { solveBoard, solveParsed } from '../solve.js';
 import type { Cells, Problem } from '../types.js';
 import { Grid } from './grid.js';
 import { runLogic } from './run.js';
@@ -42,8 +42,27 @@ export function gradeCells(givens: ArrayLike<number>, solution: ArrayLike<number
   };
 }
 
+/** The givens of an 81-character line of 1-9, '.' and '0' only, else null (then the parser decides). */
+function plainGivens(text: string): Cells | null {
+  if (text.length !== 81) return null;
+  const cells = new Uint8Array(81);
+  for (let i = 0; i < 81; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 49 && code <= 57) cells[i] = code - 48;
+    else if (code !== 46 && code !== 48) return null;
+  }
+  return cells;
+}
+
 /** Parse, check and grade a board in any accepted shape. Never throws. */
 export function gradePuzzle(input: unknown): GradeOutcome {
+  // The commonest input, a bare line, takes the search's own fast path for text (no parser).
+  const plain = typeof input === 'string' ? plainGivens(input) : null;
+  if (plain) {
+    const solved = solveBoard(input, { rejectMultiple: true });
+    if (!solved.ok) return { ok: false, problems: solved.problems };
+    return { ok: true, grade: gradeCells(plain, solved.cells), givens: plain, solution: solved.cells, unique: true };
+  }
   const parsed = parseBoard(input);
   if (!parsed.ok) return parsed;
   const solved = solveParsed(parsed.board, { rejectMultiple: true });
