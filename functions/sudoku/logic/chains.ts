@@ -51,7 +51,14 @@ const queue = new Int16Array(729 * 2);
 const seen = new Int32Array(729 * 2);
 const nearStart = new Int32Array(729);
 let stamp = 0;
+let linksFor: Grid | null = null;
+let linksVersion = -1;
+
+/** Both link graphs of the grid; an AIC search after a failed X-chain search at the same stall reuses them. */
 function buildLinks(g: Grid): void {
+  if (linksFor === g && linksVersion === g.version) return;
+  linksFor = g;
+  linksVersion = g.version;
   const cand = g.cand;
   computePlaces(g);
   for (let c = 0; c < 81; c++) {
