@@ -38,7 +38,7 @@ export function findSimpleColoring(g: Grid): Step | null {
           queue[size++] = o;
         }
       }
-      if (size < 3 || !hasFinding(g, bit, start + 1, size)) continue;
+      if (size < 3 || !hasFinding(g, bit, size)) continue;
       const cluster = Array.from(queue.subarray(0, size));
       const names = (side: number) => cluster.filter((c) => color[c] === side);
       for (let side = 0; side < 2; side++) {
@@ -90,23 +90,34 @@ export function findSimpleColoring(g: Grid): Step | null {
   return null;
 }
 
-/** Cheap pre-check without allocation: a wrap (same colour seeing) or a trap exists in this cluster. */
-function hasFinding(g: Grid, bit: number, id: number, size: number): boolean {
+// Cells as three 27-bit words (one per band), so "the cells that see a colour" is the OR of
+// its members' peer sets and the pre-check is a handful of word operations per cluster.
+const PEER_BITS = new Int32Array(81 * 3);
+for (let c = 0; c < 81; c++) {
+  for (let k = 0; k < 20; k++) {
+    const p = PEERS[c * 20 + k]!;
+    PEER_BITS[c * 3 + ((p / 27) | 0)]! |= 1 << (p % 27);
+  }
+}
+/** [colour 0 cells, colour 1 cells, seen by colour 0, seen by colour 1, cells with the digit] x 3 words. */
+const bits = new Int32Array(15);
+
+/** Whether this cluster has a wrap (a colour seeing itself) or a trap (a cell seeing both colours). */
+function hasFinding(g: Grid, bit: number, size: number): boolean {
+  bits.fill(0);
   for (let i = 0; i < size; i++) {
     const a = queue[i]!;
-    for (let k = 0; k < 20; k++) {
-      const p = PEERS[a * 20 + k]!;
-      if (clusterOf[p] === id && color[p] === color[a]) return true;
-    }
+    const side = color[a]!;
+    bits[side * 3 + ((a / 27) | 0)]! |= 1 << (a % 27);
+    const seen = (2 + side) * 3;
+    bits[seen]! |= PEER_BITS[a * 3]!;
+    bits[seen + 1]! |= PEER_BITS[a * 3 + 1]!;
+    bits[seen + 2]! |= PEER_BITS[a * 3 + 2]!;
   }
-  for (let c = 0; c < 81; c++) {
-    if (!(g.cand[c]! & bit) || clusterOf[c] === id) continue;
-    let seen = 0;
-    for (let k = 0; k < 20; k++) {
-      const p = PEERS[c * 20 + k]!;
-      if (clusterOf[p] === id) seen |= 1 << color[p]!;
-    }
-    if (seen === 3) return true;
+  for (let c = 0; c < 81; c++) if (g.cand[c]! & bit) bits[12 + ((c / 27) | 0)]! |= 1 << (c % 27);
+  for (let w = 0; w < 3; w++) {
+    if (bits[w]! & bits[6 + w]! || bits[3 + w]! & bits[9 + w]!) return true;
+    if (bits[12 + w]! & bits[6 + w]! & bits[9 + w]! & ~(bits[w]! | bits[3 + w]!)) return true;
   }
   return false;
 }
