@@ -21,7 +21,10 @@ export type ProblemCode =
   | 'DUPLICATE_IN_BOX'
   | 'NO_SOLUTION'
   | 'MULTIPLE_SOLUTIONS'
-  | 'SEARCH_LIMIT';
+  | 'SEARCH_LIMIT'
+  | 'GIVEN_CHANGED'
+  | 'CONTRADICTS_SOLUTION'
+  | 'GENERATION_LIMIT';
 
 /** A cell named by 1-based row and column, as a person counts them. */
 export interface CellRef {
