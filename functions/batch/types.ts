@@ -74,7 +74,7 @@ export type MapItemResult =
   | {
       key: string;
       status: 'skipped';
-      reason: 'already-solved' | 'already-rejected' | 'source-missing' | 'superseded';
+      reason: 'already-solved' | 'already-rejected' | 'already-failed' | 'source-missing' | 'superseded';
       eTag?: string;
     }
   | { key: string; status: 'ignored'; reason: 'folder' | 'outside-prefix' }

@@ -2,14 +2,21 @@
  * `npm run invoke -- events/NAME.json [more.json...]`: run the handler on sample events, like
  * `sam local invoke`. Logs go to stderr; each result is printed to stdout as JSON (for an HTTP
  * result, a JSON body is shown parsed and any other body as its text, as the client would see it).
- * Exits 1 if the handler throws, as the invocation would fail in AWS.
+ * Each event runs in an execution of its own, ended at its function's timeout (the API's, or the
+ * files function's: SUDOKU_FILES_TIMEOUT_SECONDS overrides it). Exits 1 if an invocation fails.
  */
-import { loadDeployedHandler } from './deployed-handler.js';
 import { Console } from 'node:console';
 import { readFile } from 'node:fs/promises';
 import { useFilesFunctionCredentials } from './iam/local-account.js';
-import { createLambdaContext } from './lambda-context.js';
+import { invokeFunction } from './executions.js';
 import { DEFAULT_S3_PORT } from './s3-server.js';
+import { filesTimeoutMs, stackSettings } from './stack-limits.js';
+
+/** An API Gateway HTTP API (payload 2.0) event: what the API function receives. */
+function isHttpApiEvent(event: unknown): boolean {
+  const context = (event as { requestContext?: { http?: unknown } } | null)?.requestContext;
+  return typeof context === 'object' && context !== null && 'http' in context;
+}
 
 /** The response's Content-Type, whatever the header's case; undefined when it has none. */
 function contentTypeOf(result: { headers?: unknown }): string | undefined {
@@ -54,23 +61,29 @@ export async function main(files: string[]): Promise<number> {
   process.env.S3_ENDPOINT ||= `http://127.0.0.1:${process.env.S3_PORT || DEFAULT_S3_PORT}`;
   useFilesFunctionCredentials(process.env);
   globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
-  const handler = await loadDeployedHandler();
+  const settings = stackSettings();
   let failed = 0;
   for (const file of files) {
     const event = JSON.parse(await readFile(file, 'utf8')) as unknown;
-    const context = createLambdaContext();
+    // Each event in an execution of its own, ended at its function's timeout as Lambda ends it:
+    // HTTP API events go to the API function, everything else to the files function.
+    const api = isHttpApiEvent(event);
     const start = performance.now();
-    try {
-      const result = await handler(event, context);
-      process.stderr.write(`${file}: ${context.awsRequestId} in ${(performance.now() - start).toFixed(2)} ms\n`);
-      process.stdout.write(`${JSON.stringify(readable(result), null, 2)}\n`);
-    } catch (error) {
+    const invocation = await invokeFunction(event, {
+      timeoutMs: api ? settings.apiTimeoutSeconds * 1000 : filesTimeoutMs(),
+      functionName: api ? 'sudoku-api-local' : 'sudoku-files-local',
+      logsTo: 'stderr',
+    });
+    if (invocation.ok) {
+      process.stderr.write(`${file}: ${invocation.requestId} in ${(performance.now() - start).toFixed(2)} ms\n`);
+      process.stdout.write(`${JSON.stringify(readable(invocation.result), null, 2)}\n`);
+    } else {
       failed++;
       process.stderr.write(
-        `${file}: the handler threw (the invocation fails; AWS would retry): ${error instanceof Error ? error.message : String(error)}\n`,
+        `${file}: the invocation failed (AWS would retry): ${invocation.errorType}: ${invocation.errorMessage}\n`,
       );
       process.stdout.write(
-        `${JSON.stringify({ errorType: error instanceof Error ? error.name : 'Error', errorMessage: error instanceof Error ? error.message : String(error) }, null, 2)}\n`,
+        `${JSON.stringify({ errorType: invocation.errorType, errorMessage: invocation.errorMessage }, null, 2)}\n`,
       );
     }
   }

@@ -32,6 +32,8 @@ export interface S3Proxy {
   failWhere(matches: ((request: ProxiedRequest) => boolean | FaultAnswer) | undefined, answer?: FaultAnswer): void;
   /** From now on, a GET whose path contains `pathPart` sends `bytes` bytes of its body, then nothing more, the connection left open. */
   stallGetAfter(pathPart: string, bytes: number): void;
+  /** From now on, requests matching `matches` are never answered (the connection stays open). */
+  stallWhere(matches: ((request: ProxiedRequest) => boolean) | undefined): void;
   /** Holds the first request matching `matches` until `release()`. */
   hold(matches: (request: ProxiedRequest) => boolean): HeldRequest;
   close(): Promise<void>;
@@ -49,10 +51,12 @@ export async function startS3Proxy(target: string): Promise<S3Proxy> {
   let failing: ((request: ProxiedRequest) => boolean | FaultAnswer) | undefined;
   let failure = { status: 500, code: 'InternalError', message: 'We encountered an internal error. Please try again.' };
   let stall: { pathPart: string; bytes: number } | undefined;
+  let stalling: ((request: ProxiedRequest) => boolean) | undefined;
   const holds: { matches: (request: ProxiedRequest) => boolean; arrived: () => void; released: Promise<void> }[] = [];
   const server = http.createServer(async (req, res) => {
     const request = { method: req.method ?? '', url: req.url ?? '', headers: req.headers };
     requests.push(request);
+    if (stalling?.(request)) return;
     const held = holds.findIndex((h) => h.matches(request));
     if (held !== -1) {
       const [hold] = holds.splice(held, 1);
@@ -125,6 +129,9 @@ export async function startS3Proxy(target: string): Promise<S3Proxy> {
         code: 'InternalError',
         message: 'We encountered an internal error. Please try again.',
       };
+    },
+    stallWhere: (matches) => {
+      stalling = matches;
     },
     stallGetAfter: (pathPart, bytes) => {
       stall = { pathPart, bytes };
