@@ -259,6 +259,11 @@ export const openApiDocument = {
           row: { type: 'integer', minimum: 1, description: '1-based row of the cell (or row) at fault.' },
           col: { type: 'integer', minimum: 1, maximum: 9 },
           cells: { type: 'array', items: ref('Cell'), description: 'Both cells of a repeated given.' },
+          position: {
+            type: 'integer',
+            minimum: 1,
+            description: '1-based character of a board string where there is no cell (a character past the 81st cell).',
+          },
           line: { type: 'integer', minimum: 1 },
           index: { type: 'integer', minimum: 0, description: 'Position of the board in "boards".' },
         },
