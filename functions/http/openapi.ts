@@ -104,8 +104,10 @@ export const openApiDocument = {
       'Solves 9x9 Sudoku boards. A board is an 81-character string (1-9 givens, "." or "0" empty; whitespace and ' +
       '"|" "-" "+" ignored), a 9x9 array of one-character strings, or a 9x9 array of numbers (0 empty); the solution ' +
       'comes back in the shape sent. Errors are RFC 9457 problem details (application/problem+json) listing every ' +
-      `problem with its code, message and place (1-based row/col, or index in a batch). Bodies are limited to ${MAX_BODY_BYTES} ` +
-      `bytes and ${MAX_BOARDS} boards a request.`,
+      'problem with its code, message and place (1-based row/col, position in a string where there is no cell, or ' +
+      'index in a batch). Answers API Gateway gives itself (marked x-answered-by: gateway) are its own ' +
+      '{"message": ...} JSON; x-unlisted describes paths and methods not listed. Bodies are limited to ' +
+      `${MAX_BODY_BYTES} bytes and ${MAX_BOARDS} boards a request.`,
     license: { name: 'MIT', identifier: 'MIT' },
   },
   paths: {
