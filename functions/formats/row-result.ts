@@ -9,7 +9,13 @@ export type RowPlace = { line: number } | { index: number };
 /** The answer to one row: a solution in the shape the row was given in, or its problems. */
 export type RowResult =
   | { status: 'unique' | 'multiple'; solution: BoardOutput; problems?: undefined }
-  | { status: Exclude<RowStatus, 'unique' | 'multiple'>; solution?: undefined; problems: RowProblem[] };
+  | {
+      status: Exclude<RowStatus, 'unique' | 'multiple'>;
+      solution?: undefined;
+      problems: RowProblem[];
+      /** All the row's problems, listed or not (the core lists the first bad characters and counts the rest). */
+      problemsTotal: number;
+    };
 
 function statusOf(problem: RowProblem): Exclude<RowStatus, 'unique' | 'multiple'> {
   switch (problem.code) {
@@ -26,15 +32,19 @@ function statusOf(problem: RowProblem): Exclude<RowStatus, 'unique' | 'multiple'
 }
 
 /** A row that failed for the given problems, each stamped with the row's place. */
-export function failedRow(problems: readonly (Problem | RowProblem)[], place: RowPlace): RowResult {
+export function failedRow(
+  problems: readonly (Problem | RowProblem)[],
+  place: RowPlace,
+  problemsTotal: number = problems.length,
+): RowResult {
   const placed = problems.map((p) => ({ ...p, ...place }));
-  return { status: statusOf(placed[0]!), problems: placed };
+  return { status: statusOf(placed[0]!), problems: placed, problemsTotal: Math.max(problemsTotal, placed.length) };
 }
 
 /** Solve one board of a file, counting to two solutions so reports can tell unique from multiple. Never throws. */
 export function solveRow(input: unknown, place: RowPlace): RowResult {
   const outcome = solveBoard(input, { checkUnique: true });
-  if (!outcome.ok) return failedRow(outcome.problems, place);
+  if (!outcome.ok) return failedRow(outcome.problems, place, outcome.problemsTotal);
   return { status: outcome.unique === false ? 'multiple' : 'unique', solution: outcome.solution };
 }
 

@@ -58,7 +58,7 @@ export class FileTally {
     const failure: RowFailure = {
       status: result.status,
       problem: result.problems[0]!,
-      more: result.problems.length - 1,
+      more: result.problemsTotal - 1,
     };
     this.failuresTotal++;
     if (this.failures.length < this.cap) this.failures.push(failure);

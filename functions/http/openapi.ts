@@ -1,4 +1,5 @@
 import { MAX_BOARDS, MAX_BODY_BYTES, MAX_PROBLEMS_PER_BOARD, MAX_RESPONSE_BYTES, MAX_SOLVE_MS } from './constants.js';
+import { GATEWAY_ANSWERS } from './gateway-answers.js';
 import { PROBLEM_TYPES, problemTypeUri, type ProblemTypeName } from './problems.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -11,12 +12,82 @@ const grid = (cell: object, description: string) => ({
   items: { type: 'array', minItems: 9, maxItems: 9, items: cell },
 });
 
-const problemResponse = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: ref('ProblemDetails') } },
+const problemTypeNames = Object.keys(PROBLEM_TYPES) as ProblemTypeName[];
+
+type Response = { description: string; content?: Record<string, { schema: object }>; 'x-answered-by': string[] };
+type Responses = Record<string, Response>;
+
+/** A response the function gives (`x-answered-by: function`). */
+const fromFunction = (response: Omit<Response, 'x-answered-by'>): Response => ({
+  ...response,
+  'x-answered-by': ['function'],
 });
 
-const problemTypeNames = Object.keys(PROBLEM_TYPES) as ProblemTypeName[];
+const problem = (description: string) =>
+  fromFunction({ description, content: { 'application/problem+json': { schema: ref('ProblemDetails') } } });
+
+/**
+ * `responses` with what API Gateway answers itself on any route added (`x-answered-by: gateway`, its
+ * own `{"message"}` JSON). A status both give (400, 413 on POST /solve) lists both media types.
+ */
+function withGateway(responses: Responses): Responses {
+  const out: Responses = { ...responses };
+  for (const answer of Object.values(GATEWAY_ANSWERS)) {
+    const status = String(answer.status);
+    const gateway = `From API Gateway itself, {"message":"${answer.message}"}: ${answer.when}.`;
+    const own = out[status];
+    out[status] = own
+      ? {
+          description: `${own.description} ${gateway}`,
+          content: { ...own.content, 'application/json': { schema: ref('GatewayError') } },
+          'x-answered-by': [...own['x-answered-by'], 'gateway'],
+        }
+      : {
+          description: gateway,
+          content: { 'application/json': { schema: ref('GatewayError') } },
+          'x-answered-by': ['gateway'],
+        };
+  }
+  return out;
+}
+
+/** HEAD on a GET route: the GET answer's status and headers, no body. */
+const headOf = (get: { operationId: string; responses: Responses }) => ({
+  operationId: `${get.operationId}Head`,
+  summary: 'As GET, without the body',
+  responses: Object.fromEntries(
+    Object.entries(get.responses).map(([status, r]) => [
+      status,
+      { description: r.description, 'x-answered-by': r['x-answered-by'] },
+    ]),
+  ),
+});
+
+/** A browser's CORS preflight on a route; the function answers it (API Gateway passes it on). */
+const preflight = (operationId: string) => ({
+  operationId,
+  summary: 'CORS preflight (OPTIONS with Origin and Access-Control-Request-Method)',
+  responses: withGateway({
+    '204': fromFunction({
+      description:
+        'The CORS headers the stack configures (no body); without them for an origin not allowed, so the browser blocks the call.',
+    }),
+    '405': problem('An OPTIONS that is not a preflight (no Origin or no Access-Control-Request-Method).'),
+  }),
+});
+
+/** A GET route: its own answers, HEAD, and its preflight. */
+function getRoute(operationId: string, summary: string, ok: Omit<Response, 'x-answered-by'>) {
+  const get = {
+    operationId,
+    summary,
+    responses: withGateway({
+      '200': fromFunction(ok),
+      '405': problem('Method other than GET or HEAD; the Allow header lists them.'),
+    }),
+  };
+  return { get, head: headOf(get), options: preflight(`${operationId}Preflight`) };
+}
 
 const EASY = '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79';
 
@@ -33,26 +104,19 @@ export const openApiDocument = {
       'Solves 9x9 Sudoku boards. A board is an 81-character string (1-9 givens, "." or "0" empty; whitespace and ' +
       '"|" "-" "+" ignored), a 9x9 array of one-character strings, or a 9x9 array of numbers (0 empty); the solution ' +
       'comes back in the shape sent. Errors are RFC 9457 problem details (application/problem+json) listing every ' +
-      `problem with its code, message and place (1-based row/col, or index in a batch). Bodies are limited to ${MAX_BODY_BYTES} ` +
-      `bytes and ${MAX_BOARDS} boards a request.`,
+      'problem with its code, message and place (1-based row/col, position in a string where there is no cell, or ' +
+      'index in a batch). Answers API Gateway gives itself (marked x-answered-by: gateway) are its own ' +
+      '{"message": ...} JSON; x-unlisted describes paths and methods not listed. Bodies are limited to ' +
+      `${MAX_BODY_BYTES} bytes and ${MAX_BOARDS} boards a request.`,
     license: { name: 'MIT', identifier: 'MIT' },
   },
   paths: {
-    '/': {
-      get: {
-        operationId: 'page',
-        summary: 'A web page to type, paste or upload puzzles and see the answers',
-        responses: {
-          '200': {
-            description:
-              'One self-contained HTML page (no other origin, Content-Security-Policy by hash); gzip-compressed when ' +
-              'Accept-Encoding allows it.',
-            content: { 'text/html': { schema: { type: 'string' } } },
-          },
-          '405': problemResponse('Method other than GET.'),
-        },
-      },
-    },
+    '/': getRoute('page', 'A web page to type, paste or upload puzzles and see the answers', {
+      description:
+        'One self-contained HTML page (no other origin, Content-Security-Policy by hash); gzip-compressed when ' +
+        'Accept-Encoding allows it.',
+      content: { 'text/html': { schema: { type: 'string' } } },
+    }),
     '/solve': {
       post: {
         operationId: 'solve',
@@ -73,12 +137,12 @@ export const openApiDocument = {
             },
           },
         },
-        responses: {
-          '200': {
+        responses: withGateway({
+          '200': fromFunction({
             description:
               'For {"board"}: the solution. For {"boards"}: one result per board, in order (a failed board does not fail ' +
               'the others). For text/plain: one line per input line: the 81-digit solution, a blank line for a blank ' +
-              'line, or "error line N: CODE: message[; CODE: message]" for a line that could not be solved.',
+              'line, or "error line N: CODE: message[; CODE: message][; and N more problems]" for a line that could not be solved.',
             headers: {
               'x-sudoku-solved': { description: 'text/plain only: lines solved.', schema: { type: 'string' } },
               'x-sudoku-failed': { description: 'text/plain only: lines not solved.', schema: { type: 'string' } },
@@ -87,40 +151,45 @@ export const openApiDocument = {
               'application/json': { schema: { oneOf: [ref('SolveResponse'), ref('BoardsResponse')] } },
               'text/plain': { schema: { type: 'string' } },
             },
-          },
-          '400': problemResponse('Malformed JSON, body not UTF-8, missing or malformed board, or repeated givens.'),
-          '405': problemResponse('Method other than POST; the Allow header lists the accepted ones.'),
-          '413': problemResponse(
+          } as Omit<Response, 'x-answered-by'>),
+          '400': problem(
+            'Malformed JSON, body not UTF-8 (or not US-ASCII when labelled so), missing or malformed board, or repeated givens.',
+          ),
+          '405': problem('Method other than POST; the Allow header lists the accepted ones.'),
+          '413': problem(
             `Body over ${MAX_BODY_BYTES} bytes, more than ${MAX_BOARDS} boards, more than ${MAX_SOLVE_MS} ms of solving, ` +
               `or an answer over ${MAX_RESPONSE_BYTES} bytes (Lambda's limit; send such work as a file to S3); "limit" gives the bound.`,
           ),
-          '415': problemResponse('Content type other than application/json or text/plain (UTF-8).'),
-          '422': problemResponse('A well-formed board with no solution.'),
-        },
+          '415': problem(
+            'Content type other than application/json or text/plain, a charset other than UTF-8 (or US-ASCII), or a ' +
+              'compressed body (Content-Encoding other than identity; Accept-Encoding: identity says so).',
+          ),
+          '422': problem('A well-formed board with no solution.'),
+        }),
       },
+      options: preflight('solvePreflight'),
     },
-    '/health': {
-      get: {
-        operationId: 'health',
-        summary: 'Liveness check',
-        responses: {
-          '200': { description: 'The service is up.', content: { 'application/json': { schema: ref('Health') } } },
-          '405': problemResponse('Method other than GET.'),
-        },
-      },
+    '/health': getRoute('health', 'Liveness check', {
+      description: 'The service is up.',
+      content: { 'application/json': { schema: ref('Health') } },
+    }),
+    '/openapi.json': getRoute('openapi', 'This document', {
+      description: 'The OpenAPI 3.1 document.',
+      content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'paths'] } } },
+    }),
+  },
+  /**
+   * What no path item can say: every request the API receives is answered, also on paths and
+   * methods not listed above (API Gateway's `$default` route sends them all to the function).
+   */
+  'x-unlisted': {
+    paths: {
+      description: 'Any other path, with any method (a trailing slash included: /solve/ is not /solve).',
+      responses: withGateway({ '404': problem('No such route; the detail names the route meant, if any.') }),
     },
-    '/openapi.json': {
-      get: {
-        operationId: 'openapi',
-        summary: 'This document',
-        responses: {
-          '200': {
-            description: 'The OpenAPI 3.1 document.',
-            content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'paths'] } } },
-          },
-          '405': problemResponse('Method other than GET.'),
-        },
-      },
+    methods: {
+      description: 'A listed path with a method it does not list.',
+      responses: withGateway({ '405': problem('The Allow header lists the methods the path takes.') }),
     },
   },
   components: {
@@ -259,6 +328,11 @@ export const openApiDocument = {
           row: { type: 'integer', minimum: 1, description: '1-based row of the cell (or row) at fault.' },
           col: { type: 'integer', minimum: 1, maximum: 9 },
           cells: { type: 'array', items: ref('Cell'), description: 'Both cells of a repeated given.' },
+          position: {
+            type: 'integer',
+            minimum: 1,
+            description: '1-based character of a board string where there is no cell (a character past the 81st cell).',
+          },
           line: { type: 'integer', minimum: 1 },
           index: { type: 'integer', minimum: 0, description: 'Position of the board in "boards".' },
         },
@@ -288,6 +362,13 @@ export const openApiDocument = {
           accept: { type: 'array', items: { type: 'string' }, description: 'Accepted media types (415).' },
           requestId: { type: 'string', description: 'The request id in the logs.' },
         },
+      },
+      GatewayError: {
+        type: 'object',
+        description: "API Gateway's own answer (x-answered-by: gateway): the function did not answer this request.",
+        required: ['message'],
+        additionalProperties: false,
+        properties: { message: { type: 'string', enum: Object.values(GATEWAY_ANSWERS).map((a) => a.message) } },
       },
       Health: {
         type: 'object',

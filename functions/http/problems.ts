@@ -17,6 +17,11 @@ export const PROBLEM_TYPES = {
   tooManyBoards: { slug: 'too-many-boards', title: 'Too many boards', status: 413 },
   solveTimeExceeded: { slug: 'solve-time-exceeded', title: 'Too much solving for one request', status: 413 },
   unsupportedMediaType: { slug: 'unsupported-media-type', title: 'Unsupported media type', status: 415 },
+  unsupportedContentEncoding: {
+    slug: 'unsupported-content-encoding',
+    title: 'Unsupported content encoding',
+    status: 415,
+  },
   unsolvableBoard: { slug: 'unsolvable-board', title: 'Board has no solution', status: 422 },
   internalError: { slug: 'internal-error', title: 'Internal error', status: 500 },
 } as const;

@@ -11,8 +11,8 @@ import type { HttpResponse } from './types.js';
  * The answer line for an input line that could not be solved: never 81 digits, so never mistaken
  * for a grid. It lists the first problems and counts the rest.
  */
-export function errorLine(line: number, problems: readonly Problem[]): string {
-  const listed = listedProblems(problems);
+export function errorLine(line: number, problems: readonly Problem[], problemsTotal: number = problems.length): string {
+  const listed = listedProblems({ problems, problemsTotal });
   const more = listed.problemsTotal - listed.problems.length;
   const text = listed.problems.map((p) => `${p.code}: ${p.message.replace(/\.$/, '')}`).join('; ');
   return `error line ${line}: ${text}${more > 0 ? `; and ${more} more problems` : ''}`;
@@ -56,7 +56,7 @@ export function solveTextBody(text: string, budget: SolveBudget): HttpResponse {
         out[i] = result.solution as string;
       } else {
         micros += result.micros;
-        out[i] = errorLine(i + 1, result.problems);
+        out[i] = errorLine(i + 1, result.problems, result.problemsTotal);
       }
     }
   } finally {

@@ -30,6 +30,7 @@ export const badCharacter = (row: number, col: number, shown: string): Problem =
 export const badCharacterBeyondBoard = (position: number, shown: string): Problem => ({
   code: 'BAD_CHARACTER',
   message: `Character ${position} of the text is ${shown}, past the 81 cells of a board; expected only digits 1-9, '.' or '0', whitespace and | - +.`,
+  position,
 });
 
 export const digitOutOfRange = (row: number, col: number, shown: string): Problem => ({

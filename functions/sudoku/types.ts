@@ -43,6 +43,8 @@ export interface Problem {
   col?: number;
   /** Both cells of a repeated given. */
   cells?: CellRef[];
+  /** 1-based character of a board string where no cell is (a character past the 81st cell). */
+  position?: number;
   line?: number;
   index?: number;
 }
@@ -52,7 +54,11 @@ export interface ParsedBoard {
   shape: BoardShape;
 }
 
-export type ParseResult = { ok: true; board: ParsedBoard } | { ok: false; problems: Problem[] };
+/**
+ * A failure lists its first problems (at most MAX_LISTED_PROBLEMS of one kind, so a 100,000-character
+ * string costs no more than a short one) and counts them all in `problemsTotal`.
+ */
+export type ParseResult = { ok: true; board: ParsedBoard } | { ok: false; problems: Problem[]; problemsTotal: number };
 
 export interface SolveStats {
   /** Branching decisions the search made (0 = solved by propagation alone). */
@@ -83,4 +89,4 @@ export type SolveOutcome =
       unique: boolean | undefined;
       stats: SolveStats;
     }
-  | { ok: false; problems: Problem[]; stats?: SolveStats };
+  | { ok: false; problems: Problem[]; problemsTotal: number; stats?: SolveStats };

@@ -202,7 +202,7 @@ describe('local HTTP API over real HTTP', () => {
     const get = await call('GET', '/solve');
     expect(expectProblem(get, 405, 'method-not-allowed').allow).toEqual(['POST']);
     expect(get.headers.get('allow')).toBe('POST');
-    expect((await call('POST', '/health', '{}', 'application/json')).headers.get('allow')).toBe('GET');
+    expect((await call('POST', '/health', '{}', 'application/json')).headers.get('allow')).toBe('GET, HEAD');
     expectProblem(await call('DELETE', '/openapi.json'), 405, 'method-not-allowed');
   });
 
