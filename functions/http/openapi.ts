@@ -1,5 +1,6 @@
 import { MAX_BOARDS, MAX_BODY_BYTES, MAX_PROBLEMS_PER_BOARD, MAX_RESPONSE_BYTES, MAX_SOLVE_MS } from './constants.js';
 import { PROBLEM_TYPES, problemTypeUri, type ProblemTypeName } from './problems.js';
+import { TOOLKIT_PROBLEM_CODES, toolkitPaths, toolkitSchemas } from './openapi-toolkit.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -99,6 +100,7 @@ export const openApiDocument = {
         },
       },
     },
+    ...toolkitPaths,
     '/health': {
       get: {
         operationId: 'health',
@@ -253,6 +255,7 @@ export const openApiDocument = {
               'NO_SOLUTION',
               'MULTIPLE_SOLUTIONS',
               'SEARCH_LIMIT',
+              ...TOOLKIT_PROBLEM_CODES,
             ],
           },
           message: { type: 'string' },
@@ -286,9 +289,11 @@ export const openApiDocument = {
           },
           allow: { type: 'array', items: { type: 'string' }, description: 'Accepted methods (405).' },
           accept: { type: 'array', items: { type: 'string' }, description: 'Accepted media types (415).' },
+          parameter: { type: 'string', description: 'The query parameter at fault (400 invalid-parameter).' },
           requestId: { type: 'string', description: 'The request id in the logs.' },
         },
       },
+      ...toolkitSchemas,
       Health: {
         type: 'object',
         required: ['status'],
