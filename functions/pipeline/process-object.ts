@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
-import { detectFileKind, FileTally, isFormatError, solvePuzzleStream } from '../formats/index.js';
+import { detectFileKind, FileTally, isFormatError, levelHistogram, solvePuzzleStream } from '../formats/index.js';
 import type { FileKind, FormatError } from '../formats/index.js';
 import { batchSolverFor, solverThreads } from '../parallel/index.js';
 import { logger, recordFile, recordSolves } from '../observability/powertools.js';
@@ -192,6 +192,8 @@ async function solveIntoOutput(
     gzip: kind.gzip,
     tally,
     batches: batchSolverFor(solverThreads()),
+    // Every unique row is graded: the report's level histogram, a .csv's level and score columns.
+    grade: true,
   }).then(async () => {
     await finished(answers);
     await checkSourceUnchanged(options, eTag);
@@ -320,6 +322,7 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
     ...(rejection ? { error: rejection.toJSON() } : {}),
     // A rejected file's answers were never written: its report counts none of them.
     counts: reportedCounts(tally, rejection !== undefined),
+    levels: levelHistogram(rejection ? [] : tally.levels),
     failures: rejection ? [] : tally.failures.map(reportedFailure),
     failuresTotal: rejection ? 0 : tally.failuresTotal,
     startedAt: startedAt.toISOString(),
