@@ -77,6 +77,31 @@ const preflight = (operationId: string) => ({
   }),
 });
 
+/**
+ * The toolkit's path items (openapi-toolkit.ts) described as every other route is: each answer
+ * marked the function's, the gateway's own answers added, HEAD on a GET, and the preflight.
+ */
+function servedRoutes(paths: typeof toolkitPaths): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [path, item] of Object.entries(paths)) {
+    const operations = item as Record<
+      string,
+      { operationId: string; responses: Record<string, Omit<Response, 'x-answered-by'>> }
+    >;
+    const served: Record<string, unknown> = {};
+    for (const [method, operation] of Object.entries(operations)) {
+      const responses = withGateway(
+        Object.fromEntries(Object.entries(operation.responses).map(([status, r]) => [status, fromFunction(r)])),
+      );
+      served[method] = { ...operation, responses };
+      if (method === 'get') served.head = headOf({ operationId: operation.operationId, responses });
+      served.options = preflight(`${operation.operationId}Preflight`);
+    }
+    out[path] = served;
+  }
+  return out;
+}
+
 /** A GET route: its own answers, HEAD, and its preflight. */
 function getRoute(operationId: string, summary: string, ok: Omit<Response, 'x-answered-by'>) {
   const get = {
@@ -170,7 +195,7 @@ export const openApiDocument = {
       },
       options: preflight('solvePreflight'),
     },
-    ...toolkitPaths,
+    ...servedRoutes(toolkitPaths),
     '/health': getRoute('health', 'Liveness check', {
       description: 'The service is up.',
       content: { 'application/json': { schema: ref('Health') } },

@@ -9,7 +9,7 @@ import { detectFileKind, FileTally, isFormatError, levelHistogram, solvePuzzleSt
 import type { FileKind, FormatError } from '../formats/index.js';
 import { batchSolverFor, solverThreads } from '../parallel/index.js';
 import { logger, recordFile, recordSolves } from '../observability/powertools.js';
-import { REPORT_OUTCOME_METADATA, SOURCE_ETAG_METADATA, SOURCE_KEY_METADATA } from '../contract/service-layout.js';
+import { GRADE_METADATA, REPORT_OUTCOME_METADATA, SOURCE_ETAG_METADATA, SOURCE_KEY_METADATA } from '../contract/service-layout.js';
 import { reportedCounts, reportedFailure } from './report.js';
 import type { FileReport } from './report.js';
 
@@ -181,6 +181,7 @@ async function solveIntoOutput(
   eTag: string,
   tally: FileTally,
   existing: ExistingOutputs,
+  grade: boolean,
 ): Promise<void> {
   const { client, bucket } = options;
   // IfMatch: solve exactly the version that was checked (S3 answers 412 if it changed since).
@@ -228,8 +229,8 @@ async function solveIntoOutput(
     gzip: kind.gzip,
     tally,
     batches: batchSolverFor(solverThreads()),
-    // Every unique row is graded: the report's level histogram, a .csv's level and score columns.
-    grade: true,
+    // Asked for by the source's metadata: the report's level histogram, a .csv's level and score columns.
+    grade,
   }).then(async () => {
     await finished(answers);
     await checkSourceUnchanged(options, eTag);
@@ -318,6 +319,7 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
     headOrUndefined(client, bucket, options.reportKey),
   ]);
   const existing: ExistingOutputs = { output, report: existingReport };
+  const grade = head.Metadata?.[GRADE_METADATA] === 'true';
   const handled = options.force ? undefined : alreadyHandled(existing, eTag);
   if (handled) {
     logger.info(`Source already ${handled} at this ETag; skipping`, { bucket, sourceKey, eTag });
@@ -352,7 +354,7 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
 
   if (kind) {
     try {
-      await solveIntoOutput(options, kind, eTag, tally, existing);
+      await solveIntoOutput(options, kind, eTag, tally, existing, grade);
     } catch (error) {
       if (isConflict(error)) return supersededOrThrow(error);
       if (error instanceof TimeLimitError) timeLimit = error;
@@ -374,7 +376,7 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
     ...(timeLimit ? { error: { code: timeLimit.code, message: timeLimit.message } } : {}),
     // A rejected or failed file's answers were never written: its report counts none of them.
     counts: reportedCounts(tally, unwritten),
-    levels: levelHistogram(unwritten ? [] : tally.levels),
+    ...(grade ? { levels: levelHistogram(unwritten ? [] : tally.levels) } : {}),
     failures: unwritten ? [] : tally.failures.map(reportedFailure),
     failuresTotal: unwritten ? 0 : tally.failuresTotal,
     startedAt: startedAt.toISOString(),

@@ -22,10 +22,10 @@ export interface FileReport {
   /** Rows answered in the output. A rejected file's output was never written, so all are 0 there. */
   counts: ReportedCounts;
   /**
-   * Rows with exactly one solution per level (docs/grading.md), every level present; a rejected
-   * file's are all 0. The sum is `counts.unique`.
+   * Graded files only (source metadata `grade: true`): rows with exactly one solution per level
+   * (docs/grading.md), every level present; a rejected file's are all 0. The sum is `counts.unique`.
    */
-  levels: Record<Level, number>;
+  levels?: Record<Level, number>;
   /** The first failed rows (capped); `failuresTotal` counts them all. Empty for a rejected file. */
   failures: ReportedFailure[];
   failuresTotal: number;

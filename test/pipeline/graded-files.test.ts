@@ -1,10 +1,12 @@
-// Files through the local S3 are graded: every report carries a histogram of levels, and a .csv
-// output gains level and score columns, each the core's grade of its row.
+// Files uploaded with the metadata grade=true are graded through the local S3: the report carries a
+// histogram of levels, and a .csv output gains level and score columns, each the core's grade of its row.
+// Without it a file is solved only (grading costs 8-12x the solving).
 import '../s3/quiet-logs.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GRADE_METADATA } from '../../functions/contract/service-layout.js';
 import { handleS3Event } from '../../functions/s3/index.js';
 import { gradePuzzle, LEVELS } from '../../functions/sudoku/logic/index.js';
-import { DUPLICATE, EASY, HARD, MULTIPLE } from '../helpers/boards.js';
+import { DUPLICATE, EASY, EASY_SOLUTION, HARD, MULTIPLE } from '../helpers/boards.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
 import { startTestS3 } from '../s3/local-s3.js';
 import type { TestS3 } from '../s3/local-s3.js';
@@ -26,14 +28,20 @@ function coreHistogram(puzzles: readonly string[]): Record<string, number> {
   return histogram;
 }
 
-async function process(key: string, body: string) {
-  await s3.put(key, body);
+async function process(key: string, body: string, metadata: Record<string, string> = { [GRADE_METADATA]: 'true' }) {
+  await s3.put(key, body, metadata);
   const [result] = await handleS3Event(await s3.eventFor(key), { client: s3.client });
   expect(result).toMatchObject({ status: 'processed' });
   return (result as { report: { levels: Record<string, number>; counts: { unique: number } } }).report;
 }
 
 describe('graded files', () => {
+  it('are graded only on request: without the metadata, no levels in the report and no columns in a .csv', async () => {
+    const report = await process('incoming/plain.csv', `puzzle\n${EASY}\n`, {});
+    expect(report.levels).toBeUndefined();
+    expect(await s3.text('solved/plain.csv')).toBe(`puzzle,solution,status,error\n${EASY},${EASY_SOLUTION},unique,\n`);
+  });
+
   it('a .txt report counts the levels of its unique rows, as the core grades them (fast and general rows)', async () => {
     const set = readPuzzleSet('puzzles2_17_clue').slice(0, 300);
     // Fast-path rows, a row with grid drawing (the general path), a bad row and a row with many solutions.
