@@ -4,7 +4,7 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { API_WORST_CASE_MS } from '../functions/contract/api-capacity.js';
-import { routeKey } from '../functions/contract/api-routes.js';
+import { type ApiRouteName, routeKey } from '../functions/contract/api-routes.js';
 import { CORS, FUNCTION_TIMEOUT_DEFAULTS, RUN_DEFAULTS } from '../functions/contract/service-layout.js';
 
 export type ApiAuth = 'none' | 'iam';
@@ -81,9 +81,9 @@ export const defaults: Settings = {
   apiTimeoutSeconds: FUNCTION_TIMEOUT_DEFAULTS.api,
   apiReservedConcurrency: 100,
   // What derivedThrottle(100, 'none') gives (a test holds them equal): with W = 0.5 s, POST /solve
-  // holds 28 + 111/s x 0.5 s = 83.5 executions and the other routes 16.5: 100 in flight at most.
-  apiRateLimit: 111,
-  apiBurstLimit: 28,
+  // holds 26 + 104/s x 0.5 s = 78 executions and the other routes 21.5: 99.5 in flight at most.
+  apiRateLimit: 104,
+  apiBurstLimit: 26,
   apiAuth: 'none',
   filesMemoryMb: 1769,
   filesTimeoutSeconds: FUNCTION_TIMEOUT_DEFAULTS.files,
@@ -120,15 +120,30 @@ export interface RouteThrottle {
 export const SOLVE_ROUTE = routeKey('solve');
 
 /**
+ * The small bucket of every route of the contract but POST /solve, by route name (so a route added
+ * to contract/api-routes.ts without a bucket does not compile). Grading, hints and generating
+ * (docs/grading.md): each request's work is bounded like /solve's (W), so each takes from the pool
+ * what its bucket admits; kept small so POST /solve keeps >= 100/s.
+ */
+const ROUTE_BUCKETS: Readonly<Record<Exclude<ApiRouteName, 'solve'>, RouteThrottle>> = {
+  page: { rate: 5, burst: 5 },
+  health: { rate: 2, burst: 2 },
+  openapi: { rate: 2, burst: 2 },
+  grade: { rate: 1, burst: 1 },
+  hint: { rate: 2, burst: 1 },
+  puzzle: { rate: 1, burst: 1 },
+};
+
+/**
  * Every other route that reaches the API function, each with a small bucket of its own (API
  * Gateway applies a stage's route throttle to each route separately: docs/infra.md). `GET /` is the
  * web page, loaded once per visit; `$default` is every other path or method (the function's
  * 404/405, and CORS preflights in the public mode).
  */
 export const SMALL_ROUTE_THROTTLES: Readonly<Record<string, RouteThrottle>> = {
-  [routeKey('page')]: { rate: 5, burst: 5 },
-  [routeKey('health')]: { rate: 2, burst: 2 },
-  [routeKey('openapi')]: { rate: 2, burst: 2 },
+  ...Object.fromEntries(
+    (Object.keys(ROUTE_BUCKETS) as (keyof typeof ROUTE_BUCKETS)[]).map((name) => [routeKey(name), ROUTE_BUCKETS[name]]),
+  ),
   $default: { rate: 2, burst: 2 },
 };
 

@@ -19,5 +19,6 @@ export const mapEventKind: EventKind<MapEvent, MapResult> = {
   name: 'Distributed Map batch of S3 objects',
   recognises: isMapEvent,
   // Loaded on first use, like the S3 adapter, so HTTP cold starts do not pay for the AWS SDK.
-  handle: async (event) => (await import('./handle-event.js')).handleMapEvent(event),
+  handle: async (event, context) =>
+    (await import('./handle-event.js')).handleMapEvent(event, { timeLeftMs: () => context.getRemainingTimeInMillis() }),
 };

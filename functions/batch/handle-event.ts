@@ -22,6 +22,8 @@ export interface HandleMapEventOptions {
   onItem?: (result: MapItemResult) => void;
   /** Passed on to processObject (tests use small parts). */
   partSize?: number;
+  /** The invocation's time left (the Lambda context's), passed on to processObject: it stops with time to say so. */
+  timeLeftMs?: () => number;
 }
 
 /** The event's BatchInput, checked: a batch with no bucket or an unknown mode is not processed at all. */
@@ -54,6 +56,7 @@ export async function processMapEvent(event: MapEvent, options: HandleMapEventOp
         mode,
         item,
         ...(options.partSize === undefined ? {} : { partSize: options.partSize }),
+        ...(options.timeLeftMs === undefined ? {} : { timeLeftMs: options.timeLeftMs }),
       });
       addToTotals(totals, result);
       options.onItem?.(result);

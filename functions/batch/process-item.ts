@@ -12,6 +12,8 @@ export interface ProcessMapItemOptions {
   item: MapItem;
   /** Passed on to processObject (tests use small parts). */
   partSize?: number;
+  /** The invocation's time left (the Lambda context's), passed on to processObject: it stops with time to say so. */
+  timeLeftMs?: () => number;
 }
 
 /**
@@ -38,6 +40,7 @@ export async function processMapItem(options: ProcessMapItemOptions): Promise<Ma
       outputKey: keys.outputKey,
       reportKey: keys.reportKey,
       ...(options.partSize === undefined ? {} : { partSize: options.partSize }),
+      ...(options.timeLeftMs === undefined ? {} : { timeLeftMs: options.timeLeftMs }),
     });
     if (result.status === 'skipped') {
       return {
@@ -48,7 +51,8 @@ export async function processMapItem(options: ProcessMapItemOptions): Promise<Ma
       };
     }
     const { report } = result;
-    if (report.outcome === 'rejected') {
+    // Rejected (not puzzles) or failed for time (too large for one invocation): retrying cannot help.
+    if (report.outcome === 'rejected' || report.outcome === 'failed') {
       return {
         key,
         status: 'rejected',

@@ -58,7 +58,12 @@ export type MapItemResult =
       durationMs: number;
     }
   | { key: string; status: 'rejected'; eTag: string; reportKey: string; error: ItemError }
-  | { key: string; status: 'skipped'; reason: 'already-solved' | 'already-rejected' | 'source-missing'; eTag?: string }
+  | {
+      key: string;
+      status: 'skipped';
+      reason: 'already-solved' | 'already-rejected' | 'already-failed' | 'source-missing' | 'superseded';
+      eTag?: string;
+    }
   | { key: string; status: 'ignored'; reason: 'folder' | 'outside-prefix' }
   | { key: string; status: 'failed'; error: ItemError };
 

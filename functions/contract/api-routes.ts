@@ -8,6 +8,10 @@ export const API_ROUTES = {
   page: { method: 'GET', path: '/' },
   /** The route that solves. */
   solve: { method: 'POST', path: '/solve' },
+  /** The toolkit: grade boards by the techniques they need, hint the next step, generate a puzzle. */
+  grade: { method: 'POST', path: '/grade' },
+  hint: { method: 'POST', path: '/hint' },
+  puzzle: { method: 'GET', path: '/puzzle' },
   health: { method: 'GET', path: '/health' },
   openapi: { method: 'GET', path: '/openapi.json' },
 } as const;

@@ -27,6 +27,12 @@ export const RUN_REPORTS_PREFIX = `${prefixes.reports}runs/`;
 export const SOURCE_ETAG_METADATA = 'source-etag';
 /** Object metadata naming the source key, URL-encoded (metadata is sent as HTTP headers: ASCII only). */
 export const SOURCE_KEY_METADATA = 'source-key';
+/**
+ * Object metadata on a source file (x-amz-meta-grade: true, `aws s3 cp --metadata grade=true`)
+ * asking for every unique row to be graded: a level histogram in the report, level and score
+ * columns in a .csv. Opt-in: grading costs 8-12x the solving (docs/files.md).
+ */
+export const GRADE_METADATA = 'grade';
 /** Object metadata on reports: the outcome (`solved` or `rejected`), so one HEAD tells whether a version was already handled. */
 export const REPORT_OUTCOME_METADATA = 'outcome';
 

@@ -11,16 +11,19 @@ export type LineFormat = Exclude<FileFormat, 'json'>;
  * What each format is: its codec (line formats) and the content type its output is written with.
  * The one table: the stream, the row batches and the pipeline all read it.
  */
-const FORMATS: Readonly<Record<FileFormat, { contentType: string; codec?: () => LineCodec }>> = {
-  txt: { contentType: 'text/plain; charset=utf-8', codec: () => createTxtCodec() },
+const FORMATS: Readonly<Record<FileFormat, { contentType: string; codec?: (grade: boolean) => LineCodec }>> = {
+  txt: { contentType: 'text/plain; charset=utf-8', codec: (grade) => createTxtCodec({ grade }) },
   csv: { contentType: 'text/csv; charset=utf-8', codec: createCsvCodec },
   jsonl: { contentType: 'application/x-ndjson', codec: createJsonlCodec },
   json: { contentType: 'application/json' },
 };
 
-/** A fresh codec for one file of a line format (codecs are stateful: a CSV header, an open quote). */
-export function codecFor(format: LineFormat): LineCodec {
-  return FORMATS[format].codec!();
+/**
+ * A fresh codec for one file of a line format (codecs are stateful: a CSV header, an open quote);
+ * `grade` also grades each solved row (opt-in: it costs 8-12x the solving).
+ */
+export function codecFor(format: LineFormat, grade = false): LineCodec {
+  return FORMATS[format].codec!(grade);
 }
 
 /** The content type an answer in this kind of file is written with (gzipped: `application/gzip`). */

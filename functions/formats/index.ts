@@ -14,6 +14,7 @@ export type { TxtCodecOptions } from './txt-codec.js';
 export type { SolvePuzzleStreamOptions } from './solve-stream.js';
 export { MAX_JSON_CHARS } from './json-document.js';
 export { describeProblem } from './row-json.js';
+export { levelHistogram } from './row-grade.js';
 export type { RowJson } from './row-json.js';
 export { answerBatch } from './row-batch.js';
 export type { BatchAnswer, BatchFormat, RowBatch } from './row-batch.js';

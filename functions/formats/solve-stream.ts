@@ -36,6 +36,11 @@ export interface SolvePuzzleStreamOptions extends FileTallyOptions {
   batches?: BatchSolver;
   /** Count into this tally (so a caller still has the counts when the stream fails); a new one by default. */
   tally?: FileTally;
+  /**
+   * Grade every row with exactly one solution (functions/formats/row-grade.ts): the tally counts
+   * levels, a .csv output gains level and score columns. Off by default (a grade costs ~10x a solve).
+   */
+  grade?: boolean;
 }
 
 /**
@@ -54,9 +59,10 @@ export async function solvePuzzleStream(options: SolvePuzzleStreamOptions): Prom
   stages.push(async function* solving(source: AsyncIterable<Buffer>) {
     // .txt and .jsonl rows are independent: answered in batches, on every thread. A .csv row may
     // span lines (a quoted field), and .json is one document.
-    if (isBatchFormat(format)) yield* solveRowBatches(source, format, tally, options.batches);
-    else if (format === 'json') yield* solveJsonDocument(decodeUtf8(source), tally);
-    else yield* solveLines(splitLines(decodeUtf8(source)), codecFor(format), tally);
+    const grade = options.grade === true;
+    if (isBatchFormat(format)) yield* solveRowBatches(source, format, tally, options.batches, {}, grade);
+    else if (format === 'json') yield* solveJsonDocument(decodeUtf8(source), tally, undefined, grade);
+    else yield* solveLines(splitLines(decodeUtf8(source)), codecFor(format, grade), tally);
   });
   if (options.gzip) stages.push(createGzip());
   stages.push(options.output);

@@ -1,3 +1,4 @@
+import { addLevelCounts, countLevel, emptyLevelCounts } from './row-grade.js';
 import type { RowResult } from './row-result.js';
 import type { RowCounts, RowFailure } from './types.js';
 
@@ -21,6 +22,8 @@ export class FileTally {
   readonly counts: RowCounts = emptyRowCounts();
   readonly failures: RowFailure[] = [];
   failuresTotal = 0;
+  /** Graded rows per level (as LEVELS), when the rows are graded. */
+  readonly levels = emptyLevelCounts();
   private readonly cap: number;
   private readonly onFailure: ((failure: RowFailure) => void) | undefined;
 
@@ -40,6 +43,7 @@ export class FileTally {
       case 'unique':
         c.solved++;
         c.unique++;
+        if (result.grade) countLevel(this.levels, result.grade.level);
         return;
       case 'multiple':
         c.solved++;
@@ -58,7 +62,7 @@ export class FileTally {
     const failure: RowFailure = {
       status: result.status,
       problem: result.problems[0]!,
-      more: result.problems.length - 1,
+      more: result.problemsTotal - 1,
     };
     this.failuresTotal++;
     if (this.failures.length < this.cap) this.failures.push(failure);
@@ -78,8 +82,12 @@ export class FileTally {
     return this.counts.rows + this.linesReadAhead;
   }
 
-  /** Adds what a batch of rows counted on its own (in input order), as if each row had been recorded here. */
-  merge(counts: Readonly<RowCounts>, failures: readonly RowFailure[]): void {
+  /**
+   * Adds what a batch of rows counted on its own (in input order), as if each row had been recorded
+   * here; `levels`, its graded rows per level, when the rows were graded.
+   */
+  merge(counts: Readonly<RowCounts>, failures: readonly RowFailure[], levels?: readonly number[]): void {
+    if (levels) addLevelCounts(this.levels, levels);
     const c = this.counts;
     c.rows += counts.rows;
     c.blank += counts.blank;

@@ -10,18 +10,21 @@ export const MAX_PROBLEMS_PER_BOARD = 10;
 /**
  * A failed row in a .txt output (a file or an HTTP text/plain answer):
  * `error line N: CODE: message[; CODE: message][; and K more problems]`, the first
- * MAX_PROBLEMS_PER_BOARD problems with the rest counted. It starts with a word, so it can never be
+ * MAX_PROBLEMS_PER_BOARD problems with the rest counted (all of them: `problemsTotal` counts the
+ * bad characters the core does not list). It starts with a word, so it can never be
  * mistaken for a grid.
  */
 export function txtAnswer(result: RowResult, lineNo: number): string {
   if (!result.problems) return result.solution as string;
   const listed = result.problems.slice(0, MAX_PROBLEMS_PER_BOARD);
-  const more = result.problems.length - listed.length;
+  const more = result.problemsTotal - listed.length;
   const text = listed.map((p) => `${p.code}: ${p.message.replace(/\.$/, '')}`).join('; ');
   return `error line ${lineNo}: ${text}${more > 0 ? `; and ${more} more problems` : ''}`;
 }
 
 export interface TxtCodecOptions {
+  /** Also grade each row with one solution (files whose source asks for it). */
+  grade?: boolean;
   /**
    * The guesses the next row may search before it gives up with SEARCH_LIMIT, asked before each
    * row (the HTTP route's time budget); the core's own limit by default.
@@ -31,6 +34,7 @@ export interface TxtCodecOptions {
 
 /** `.txt`: one puzzle a line in; the 81-digit solution, or an `error line N: ...` line (`txtAnswer`), a line out. */
 export function createTxtCodec(options: TxtCodecOptions = {}): LineCodec {
+  const grade = options.grade ?? false;
   return {
     line(line, lineNo, tally) {
       if (line === OVERLONG_LINE) {
@@ -42,7 +46,7 @@ export function createTxtCodec(options: TxtCodecOptions = {}): LineCodec {
         tally.blank();
         return '';
       }
-      const result = solveRow(line, { line: lineNo }, options.maxGuesses?.());
+      const result = solveRow(line, { line: lineNo }, { grade, maxGuesses: options.maxGuesses?.() });
       tally.record(result);
       return txtAnswer(result, lineNo);
     },

@@ -3,11 +3,20 @@ import { MAX_PROBLEMS_PER_BOARD } from './constants.js';
 
 export type BoardResult =
   | { ok: true; solution: BoardOutput; unique: boolean; stats: SolveStats }
-  | { ok: false; status: 400 | 422; problems: Problem[]; micros: number };
+  | { ok: false; status: 400 | 422; problems: Problem[]; problemsTotal: number; micros: number };
 
-/** The first MAX_PROBLEMS_PER_BOARD problems of a board, and how many there were in all. */
-export function listedProblems(problems: readonly Problem[]): { problems: Problem[]; problemsTotal: number } {
-  return { problems: problems.slice(0, MAX_PROBLEMS_PER_BOARD), problemsTotal: problems.length };
+/**
+ * The first MAX_PROBLEMS_PER_BOARD problems of a board, and how many there are in all: the core
+ * counts what it does not list (a string of 100,000 bad characters lists 10 and counts 100,000).
+ */
+export function listedProblems(result: { problems: readonly Problem[]; problemsTotal: number }): {
+  problems: Problem[];
+  problemsTotal: number;
+} {
+  return {
+    problems: result.problems.slice(0, MAX_PROBLEMS_PER_BOARD),
+    problemsTotal: Math.max(result.problemsTotal, result.problems.length),
+  };
 }
 
 /** Solve one board from a request and classify a failure as 400 (invalid) or 422 (every problem `unsolvable`). */
@@ -18,5 +27,11 @@ export function solveRequestBoard(input: unknown, maxGuesses?: number): BoardRes
   }
   const unsolvable =
     outcome.problems.length > 0 && outcome.problems.every((p) => PROBLEM_CLASS[p.code] === 'unsolvable');
-  return { ok: false, status: unsolvable ? 422 : 400, problems: outcome.problems, micros: outcome.stats?.micros ?? 0 };
+  return {
+    ok: false,
+    status: unsolvable ? 422 : 400,
+    problems: outcome.problems,
+    problemsTotal: outcome.problemsTotal,
+    micros: outcome.stats?.micros ?? 0,
+  };
 }

@@ -1,7 +1,9 @@
 import { MAX_BOARDS, MAX_BODY_BYTES, MAX_PROBLEMS_PER_BOARD, MAX_RESPONSE_BYTES, MAX_SOLVE_MS } from './constants.js';
 import { PROBLEM_CODES } from '../sudoku/index.js';
 import { API_ROUTE_NAMES, API_ROUTES, type ApiRouteName } from '../contract/api-routes.js';
+import { GATEWAY_ANSWERS } from './gateway-answers.js';
 import { PROBLEM_TYPES, problemTypeUri, type ProblemTypeName } from './problems.js';
+import { toolkitPaths, toolkitSchemas } from './openapi-toolkit.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -13,22 +15,123 @@ const grid = (cell: object, description: string) => ({
   items: { type: 'array', minItems: 9, maxItems: 9, items: cell },
 });
 
-const problemResponse = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: ref('ProblemDetails') } },
-});
-
 const problemTypeNames = Object.keys(PROBLEM_TYPES) as ProblemTypeName[];
 
+type Response = { description: string; content?: Record<string, { schema: object }>; 'x-answered-by': string[] };
+type Responses = Record<string, Response>;
+
+/** A response the function gives (`x-answered-by: function`). */
+const fromFunction = (response: Omit<Response, 'x-answered-by'>): Response => ({
+  ...response,
+  'x-answered-by': ['function'],
+});
+
+const problem = (description: string) =>
+  fromFunction({ description, content: { 'application/problem+json': { schema: ref('ProblemDetails') } } });
+
 /**
- * The document's `paths` from each route's operation, keyed by route name: the path and method come
- * from the contract, so the document describes exactly the routes the function serves.
+ * `responses` with what API Gateway answers itself on any route added (`x-answered-by: gateway`, its
+ * own `{"message"}` JSON). A status both give (400, 413 on POST /solve) lists both media types.
  */
-function pathsOf(operations: Readonly<Record<ApiRouteName, object>>): Record<string, Record<string, object>> {
-  const paths: Record<string, Record<string, object>> = {};
+function withGateway(responses: Responses): Responses {
+  const out: Responses = { ...responses };
+  for (const answer of Object.values(GATEWAY_ANSWERS)) {
+    const status = String(answer.status);
+    const gateway = `From API Gateway itself, {"message":"${answer.message}"}: ${answer.when}.`;
+    const own = out[status];
+    out[status] = own
+      ? {
+          description: `${own.description} ${gateway}`,
+          content: { ...own.content, 'application/json': { schema: ref('GatewayError') } },
+          'x-answered-by': [...own['x-answered-by'], 'gateway'],
+        }
+      : {
+          description: gateway,
+          content: { 'application/json': { schema: ref('GatewayError') } },
+          'x-answered-by': ['gateway'],
+        };
+  }
+  return out;
+}
+
+/** HEAD on a GET route: the GET answer's status and headers, no body. */
+const headOf = (get: { operationId: string; responses: Responses }) => ({
+  operationId: `${get.operationId}Head`,
+  summary: 'As GET, without the body',
+  responses: Object.fromEntries(
+    Object.entries(get.responses).map(([status, r]) => [
+      status,
+      { description: r.description, 'x-answered-by': r['x-answered-by'] },
+    ]),
+  ),
+});
+
+/** A browser's CORS preflight on a route; the function answers it (API Gateway passes it on). */
+const preflight = (operationId: string) => ({
+  operationId,
+  summary: 'CORS preflight (OPTIONS with Origin and Access-Control-Request-Method)',
+  responses: withGateway({
+    '204': fromFunction({
+      description:
+        'The CORS headers the stack configures (no body); without them for an origin not allowed, so the browser blocks the call.',
+    }),
+    '405': problem('An OPTIONS that is not a preflight (no Origin or no Access-Control-Request-Method).'),
+  }),
+});
+
+/**
+ * The toolkit's path items (openapi-toolkit.ts) described as every other route is: each answer
+ * marked the function's, the gateway's own answers added, HEAD on a GET, and the preflight.
+ */
+function servedRoutes(paths: typeof toolkitPaths): Record<keyof typeof toolkitPaths, Record<string, unknown>> {
+  const out = {} as Record<keyof typeof toolkitPaths, Record<string, unknown>>;
+  for (const [name, item] of Object.entries(paths)) {
+    const operations = item as Record<
+      string,
+      { operationId: string; responses: Record<string, Omit<Response, 'x-answered-by'>> }
+    >;
+    const served: Record<string, unknown> = {};
+    for (const [method, operation] of Object.entries(operations)) {
+      const responses = withGateway(
+        Object.fromEntries(Object.entries(operation.responses).map(([status, r]) => [status, fromFunction(r)])),
+      );
+      served[method] = { ...operation, responses };
+      if (method === 'get') served.head = headOf({ operationId: operation.operationId, responses });
+      served.options = preflight(`${operation.operationId}Preflight`);
+    }
+    out[name as keyof typeof toolkitPaths] = served;
+  }
+  return out;
+}
+
+/** A GET route: its own answers, HEAD, and its preflight. */
+function getRoute(operationId: string, summary: string, ok: Omit<Response, 'x-answered-by'>) {
+  const get = {
+    operationId,
+    summary,
+    responses: withGateway({
+      '200': fromFunction(ok),
+      '405': problem('Method other than GET or HEAD; the Allow header lists them.'),
+    }),
+  };
+  return { get, head: headOf(get), options: preflight(`${operationId}Preflight`) };
+}
+
+/**
+ * The document's `paths` from each route's path item, keyed by route name: the path and method come
+ * from the contract, so the document describes exactly the routes the function serves (with HEAD
+ * and the preflight beside each route's own method).
+ */
+function pathsOf(
+  items: Readonly<Record<ApiRouteName, Record<string, unknown>>>,
+): Record<string, Record<string, unknown>> {
+  const paths: Record<string, Record<string, unknown>> = {};
   for (const name of API_ROUTE_NAMES) {
     const { method, path } = API_ROUTES[name];
-    paths[path] = { ...paths[path], [method.toLowerCase()]: operations[name] };
+    if (!Object.hasOwn(items[name], method.toLowerCase())) {
+      throw new Error(`OpenAPI: route ${name} has no ${method} operation`);
+    }
+    paths[path] = { ...paths[path], ...items[name] };
   }
   return paths;
 }
@@ -48,89 +151,87 @@ export const openApiDocument = {
       'Solves 9x9 Sudoku boards. A board is an 81-character string (1-9 givens, "." or "0" empty; whitespace and ' +
       '"|" "-" "+" ignored), a 9x9 array of one-character strings, or a 9x9 array of numbers (0 empty); the solution ' +
       'comes back in the shape sent. Errors are RFC 9457 problem details (application/problem+json) listing every ' +
-      `problem with its code, message and place (1-based row/col, or index in a batch). Bodies are limited to ${MAX_BODY_BYTES} ` +
-      `bytes and ${MAX_BOARDS} boards a request.`,
+      'problem with its code, message and place (1-based row/col, position in a string where there is no cell, or ' +
+      'index in a batch). Answers API Gateway gives itself (marked x-answered-by: gateway) are its own ' +
+      '{"message": ...} JSON; x-unlisted describes paths and methods not listed. Bodies are limited to ' +
+      `${MAX_BODY_BYTES} bytes and ${MAX_BOARDS} boards a request.`,
     license: { name: 'MIT', identifier: 'MIT' },
   },
   paths: pathsOf({
-    page: {
-      operationId: 'page',
-      summary: 'A web page to type, paste or upload puzzles and see the answers',
-      responses: {
-        '200': {
-          description:
-            'One self-contained HTML page (no other origin, Content-Security-Policy by hash); gzip-compressed when ' +
-            'Accept-Encoding allows it.',
-          content: { 'text/html': { schema: { type: 'string' } } },
-        },
-        '405': problemResponse('Method other than GET.'),
-      },
-    },
+    page: getRoute('page', 'A web page to type, paste or upload puzzles and see the answers', {
+      description:
+        'One self-contained HTML page (no other origin, Content-Security-Policy by hash); gzip-compressed when ' +
+        'Accept-Encoding allows it.',
+      content: { 'text/html': { schema: { type: 'string' } } },
+    }),
     solve: {
-      operationId: 'solve',
-      summary: 'Solve one board, a batch of boards, or lines of puzzles',
-      requestBody: {
-        required: true,
-        content: {
-          'application/json': {
-            schema: ref('SolveRequest'),
-            examples: {
-              string: { value: { board: EASY } },
-              batch: { value: { boards: [EASY, `11${EASY.slice(2)}`] } },
-            },
-          },
-          'text/plain': {
-            schema: { type: 'string', description: 'One 81-character puzzle a line; blank lines are kept.' },
-            example: `${EASY}\n`,
-          },
-        },
-      },
-      responses: {
-        '200': {
-          description:
-            'For {"board"}: the solution. For {"boards"}: one result per board, in order (a failed board does not fail ' +
-            'the others). For text/plain: one line per input line: the 81-digit solution, a blank line for a blank ' +
-            'line, or "error line N: CODE: message[; CODE: message][; and K more problems]" for a line that could not be ' +
-            'solved: the line a .txt file in S3 gets for the same input.',
-          headers: {
-            'x-sudoku-solved': { description: 'text/plain only: lines solved.', schema: { type: 'string' } },
-            'x-sudoku-failed': { description: 'text/plain only: lines not solved.', schema: { type: 'string' } },
-          },
+      post: {
+        operationId: 'solve',
+        summary: 'Solve one board, a batch of boards, or lines of puzzles',
+        requestBody: {
+          required: true,
           content: {
             'application/json': { schema: { oneOf: [ref('SolveResponse'), ref('BoardsResponse')] } },
             'text/plain': { schema: { type: 'string' } },
           },
         },
-        '400': problemResponse('Malformed JSON, body not UTF-8, missing or malformed board, or repeated givens.'),
-        '405': problemResponse('Method other than POST; the Allow header lists the accepted ones.'),
-        '413': problemResponse(
-          `Body over ${MAX_BODY_BYTES} bytes, more than ${MAX_BOARDS} boards, more than ${MAX_SOLVE_MS} ms of solving, ` +
-            `or an answer over ${MAX_RESPONSE_BYTES} bytes (Lambda's limit; send such work as a file to S3); "limit" gives the bound.`,
-        ),
-        '415': problemResponse('Content type other than application/json or text/plain (UTF-8).'),
-        '422': problemResponse('A well-formed board with no solution.'),
+        responses: withGateway({
+          '200': fromFunction({
+            description:
+              'For {"board"}: the solution. For {"boards"}: one result per board, in order (a failed board does not fail ' +
+              'the others). For text/plain: one line per input line: the 81-digit solution, a blank line for a blank ' +
+              'line, or "error line N: CODE: message[; CODE: message][; and K more problems]" for a line that could not be ' +
+              'solved: the line a .txt file in S3 gets for the same input.',
+            headers: {
+              'x-sudoku-solved': { description: 'text/plain only: lines solved.', schema: { type: 'string' } },
+              'x-sudoku-failed': { description: 'text/plain only: lines not solved.', schema: { type: 'string' } },
+            },
+            content: {
+              'application/json': { schema: { oneOf: [ref('SolveResponse'), ref('BoardsResponse')] } },
+              'text/plain': { schema: { type: 'string' } },
+            },
+          } as Omit<Response, 'x-answered-by'>),
+          '400': problem(
+            'Malformed JSON, body not UTF-8 (or not US-ASCII when labelled so), missing or malformed board, or repeated givens.',
+          ),
+          '405': problem('Method other than POST; the Allow header lists the accepted ones.'),
+          '413': problem(
+            `Body over ${MAX_BODY_BYTES} bytes, more than ${MAX_BOARDS} boards, more than ${MAX_SOLVE_MS} ms of solving, ` +
+              `or an answer over ${MAX_RESPONSE_BYTES} bytes (Lambda's limit; send such work as a file to S3); "limit" gives the bound.`,
+          ),
+          '415': problem(
+            'Content type other than application/json or text/plain, a charset other than UTF-8 (or US-ASCII), or a ' +
+              'compressed body (Content-Encoding other than identity; Accept-Encoding: identity says so).',
+          ),
+          '422': problem('A well-formed board with no solution.'),
+        }),
       },
+      options: preflight('solvePreflight'),
     },
-    health: {
-      operationId: 'health',
-      summary: 'Liveness check',
-      responses: {
-        '200': { description: 'The service is up.', content: { 'application/json': { schema: ref('Health') } } },
-        '405': problemResponse('Method other than GET.'),
-      },
-    },
-    openapi: {
-      operationId: 'openapi',
-      summary: 'This document',
-      responses: {
-        '200': {
-          description: 'The OpenAPI 3.1 document.',
-          content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'paths'] } } },
-        },
-        '405': problemResponse('Method other than GET.'),
-      },
-    },
+    ...servedRoutes(toolkitPaths),
+    health: getRoute('health', 'Liveness check', {
+      description: 'The service is up.',
+      content: { 'application/json': { schema: ref('Health') } },
+    }),
+    openapi: getRoute('openapi', 'This document', {
+      description: 'The OpenAPI 3.1 document.',
+      content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'paths'] } } },
+    }),
   }),
+  /**
+   * What no path item can say: every request the API receives is answered, also on paths and
+   * methods not listed above (API Gateway's `$default` route sends them all to the function).
+   */
+  'x-unlisted': {
+    paths: {
+      description: 'Any other path, with any method (a trailing slash included: /solve/ is not /solve).',
+      responses: withGateway({ '404': problem('No such route; the detail names the route meant, if any.') }),
+    },
+    methods: {
+      description: 'A listed path with a method it does not list.',
+      responses: withGateway({ '405': problem('The Allow header lists the methods the path takes.') }),
+    },
+  },
   components: {
     schemas: {
       Board: {
@@ -255,6 +356,11 @@ export const openApiDocument = {
           row: { type: 'integer', minimum: 1, description: '1-based row of the cell (or row) at fault.' },
           col: { type: 'integer', minimum: 1, maximum: 9 },
           cells: { type: 'array', items: ref('Cell'), description: 'Both cells of a repeated given.' },
+          position: {
+            type: 'integer',
+            minimum: 1,
+            description: '1-based character of a board string where there is no cell (a character past the 81st cell).',
+          },
           line: { type: 'integer', minimum: 1 },
           index: { type: 'integer', minimum: 0, description: 'Position of the board in "boards".' },
         },
@@ -282,9 +388,18 @@ export const openApiDocument = {
           },
           allow: { type: 'array', items: { type: 'string' }, description: 'Accepted methods (405).' },
           accept: { type: 'array', items: { type: 'string' }, description: 'Accepted media types (415).' },
+          parameter: { type: 'string', description: 'The query parameter at fault (400 invalid-parameter).' },
           requestId: { type: 'string', description: 'The request id in the logs.' },
         },
       },
+      GatewayError: {
+        type: 'object',
+        description: "API Gateway's own answer (x-answered-by: gateway): the function did not answer this request.",
+        required: ['message'],
+        additionalProperties: false,
+        properties: { message: { type: 'string', enum: Object.values(GATEWAY_ANSWERS).map((a) => a.message) } },
+      },
+      ...toolkitSchemas,
       Health: {
         type: 'object',
         required: ['status'],

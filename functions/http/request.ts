@@ -20,20 +20,21 @@ export function toHttpRequest(event: APIGatewayProxyEventV2): HttpRequest {
     body: typeof event.body === 'string' ? event.body : undefined,
     isBase64Encoded: event.isBase64Encoded === true,
     requestId: typeof event.requestContext.requestId === 'string' ? event.requestContext.requestId : '',
+    query: typeof event.rawQueryString === 'string' ? event.rawQueryString : '',
   };
 }
 
 /**
  * The path the routes are matched against. A named stage (not `$default`) appears as the first
- * segment of `rawPath`; it is removed so the same routes work behind any stage. One trailing
- * slash is forgiven.
+ * segment of `rawPath`; it is removed so the same routes work behind any stage. Nothing else is
+ * rewritten: `/solve/` is not `/solve` (one URL per resource, as the OpenAPI document lists them;
+ * the 404 names the route meant).
  */
 export function routePath(rawPath: string, stage: string | undefined): string {
   let path = rawPath || '/';
   if (stage && stage !== '$default' && (path === `/${stage}` || path.startsWith(`/${stage}/`))) {
     path = path.slice(stage.length + 1) || '/';
   }
-  if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
   return path;
 }
 

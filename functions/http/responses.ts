@@ -35,5 +35,6 @@ export function problemResponse(details: ProblemDetails): HttpResponse {
   const headers: Record<string, string> = { 'content-type': MEDIA_TYPE.problem };
   if (details.allow) headers.allow = details.allow.join(', ');
   if (details.accept && details.status === 415) headers['accept-post'] = details.accept.join(', ');
+  if (details.type === problemTypeUri('unsupportedContentEncoding')) headers['accept-encoding'] = 'identity';
   return { statusCode: details.status, headers, body: JSON.stringify(details), isBase64Encoded: false };
 }

@@ -55,7 +55,7 @@ function solveOne(board: unknown, budget: SolveBudget): HttpResponse {
   const result = solveRequestBoard(board, budget.guessAllowance());
   if (!result.ok) {
     recordSolves(0, 1, result.micros);
-    const listed = listedProblems(result.problems);
+    const listed = listedProblems(result);
     const more = listed.problemsTotal - listed.problems.length;
     throw new ClientError(
       result.status === 422 ? 'unsolvableBoard' : 'invalidBoard',
@@ -92,7 +92,7 @@ function solveMany(boards: unknown, budget: SolveBudget): HttpResponse {
         results.push({ index, solution: result.solution, unique: result.unique, stats: result.stats });
       } else {
         micros += result.micros;
-        const listed = listedProblems(result.problems);
+        const listed = listedProblems(result);
         results.push({
           index,
           status: result.status,

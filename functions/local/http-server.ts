@@ -1,10 +1,11 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Context } from 'aws-lambda';
 import { buildHttpApiEvent } from './http-api-event.js';
 import { FUNCTION_TIMEOUT_DEFAULTS } from '../contract/service-layout.js';
 import { createLambdaContext } from './lambda-context.js';
 import { ExecutionPool, type GatewayLimits, type Invoker, StageThrottle } from './gateway-limits.js';
+import { GATEWAY_ANSWERS, GATEWAY_MAX_BODY_BYTES, type GatewayAnswerName } from '../http/gateway-answers.js';
 
 export type LambdaHandler = (event: unknown, context: Context) => Promise<unknown>;
 
@@ -45,9 +46,6 @@ export interface RunningHttpServer {
   stats(): GatewayStats;
 }
 
-/** API Gateway HTTP API refuses request bodies over 10 MB itself, before any Lambda runs. */
-const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
-
 /**
  * Lambda fails a synchronous invocation whose result, serialized as JSON, is over 6 MB: exactly
  * this many bytes (the number in its Function.ResponseSizeTooLarge error). API Gateway then
@@ -73,10 +71,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const server = createServer((req, res) => {
     serve(req, res, options, gate).catch((error: unknown) => {
       options.onHandlerError?.(error);
-      if (!res.headersSent) sendGatewayError(res, 500, 'Internal Server Error');
+      if (!res.headersSent) sendGatewayError(res, 'functionFailed');
       else res.destroy();
     });
   });
+  // HTTP that is not one readable request never reaches the function: the gateway answers it.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerMalformed(error, socket));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, host, () => {
@@ -142,11 +142,11 @@ async function serve(req: IncomingMessage, res: ServerResponse, options: HttpSer
   const body = await readBody(req);
   if (!admitted) {
     gate.throttled++;
-    sendGatewayError(res, 429, 'Too Many Requests');
+    sendGatewayError(res, 'throttled');
     return;
   }
   if (body === undefined) {
-    sendGatewayError(res, 413, 'Request Entity Too Large');
+    sendGatewayError(res, 'bodyTooLarge');
     return;
   }
   const admittedAt = performance.now();
@@ -162,7 +162,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, options: HttpSer
   const invocation = await gate.invoker.invoke(event, admittedAt, gate.pool);
   if (!invocation.ok) {
     options.onHandlerError?.(new Error("TooManyRequestsException: the API function's reserved concurrency is in use"));
-    sendGatewayError(res, 500, 'Internal Server Error');
+    sendGatewayError(res, 'functionFailed');
     return;
   }
   const { result } = invocation;
@@ -175,7 +175,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, options: HttpSer
         `Function.ResponseSizeTooLarge: the result is ${resultBytes} bytes, over Lambda's ${LAMBDA_MAX_RESULT_BYTES}`,
       ),
     );
-    sendGatewayError(res, 500, 'Internal Server Error');
+    sendGatewayError(res, 'functionFailed');
     return;
   }
   sendResult(res, result);
@@ -200,10 +200,31 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   });
 }
 
-/** API Gateway's own error bodies, e.g. `{"message":"Internal Server Error"}`. */
-function sendGatewayError(res: ServerResponse, status: number, message: string): void {
+/** API Gateway's own error bodies, e.g. `{"message":"Internal Server Error"}` (functions/http/gateway-answers.ts). */
+function sendGatewayError(res: ServerResponse, name: GatewayAnswerName): void {
+  const { status, message } = GATEWAY_ANSWERS[name];
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ message }));
+}
+
+/**
+ * The gateway's answer to bytes Node's parser refuses (two Content-Lengths, Content-Length with
+ * Transfer-Encoding, a NUL in a header, a bare LF, headers too large), in place of Node's bare 400:
+ * the same `{"message"}` JSON as its other answers, and the connection closed (it cannot be trusted
+ * to frame another request).
+ */
+function answerMalformed(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const { status, message } =
+    error.code === 'HPE_HEADER_OVERFLOW' ? GATEWAY_ANSWERS.headersTooLarge : GATEWAY_ANSWERS.malformedRequest;
+  const body = JSON.stringify({ message });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 interface StructuredResult {

@@ -2,20 +2,30 @@
  * `npm run invoke -- events/NAME.json [more.json...]`: run the handler on sample events, like
  * `sam local invoke`. Logs go to stderr; each result is printed to stdout as JSON (for an HTTP
  * result, a JSON body is shown parsed and any other body as its text, as the client would see it).
- * Exits 1 if the handler throws, as the invocation would fail in AWS.
+ * Exits 1 if an invocation fails, as it would fail in AWS.
+ *
+ * Each event runs in an execution of its own, ended at its function's timeout (the API's, or the
+ * files function's: SUDOKU_FILES_TIMEOUT_SECONDS overrides it).
  *
  * A schedule's input (`events/batch-schedule-*.json`, `{"mode": "batch" | "sweep"}`) is not an
  * event of the function: in AWS it starts the state machine. Given here, the local runner runs
- * the whole job instead (as `npm run batch`: the files function's credentials for the files, the
- * state machine's for the listing and the run report), and its summary is the result.
+ * the whole job instead, in this process (as `npm run batch`: the files function's credentials for
+ * the files, the state machine's for the listing and the run report), and its summary is the result.
  */
-import { loadDeployedHandler } from './deployed-handler.js';
 import { Console } from 'node:console';
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { localCredentials, useFilesFunctionCredentials } from './iam/local-account.js';
-import { createLambdaContext } from './lambda-context.js';
+import { invokeFunction, type Invocation } from './executions.js';
 import type { RunRequest } from './run-request.js';
 import { DEFAULT_S3_PORT } from './s3-server.js';
+import { filesTimeoutMs, stackSettings } from './stack-limits.js';
+
+/** An API Gateway HTTP API (payload 2.0) event: what the API function receives. */
+function isHttpApiEvent(event: unknown): boolean {
+  const context = (event as { requestContext?: { http?: unknown } } | null)?.requestContext;
+  return typeof context === 'object' && context !== null && 'http' in context;
+}
 
 /** The response's Content-Type, whatever the header's case; undefined when it has none. */
 function contentTypeOf(result: { headers?: unknown }): string | undefined {
@@ -60,14 +70,23 @@ export async function main(files: string[]): Promise<number> {
   process.env.S3_ENDPOINT ||= `http://127.0.0.1:${process.env.S3_PORT || DEFAULT_S3_PORT}`;
   useFilesFunctionCredentials(process.env);
   globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
-  const handler = await loadDeployedHandler();
+  const settings = stackSettings();
   // Imported once the environment above is set: Powertools reads it when the logger is created.
   const { handleRunRequest, isRunRequest } = await import('./run-request.js');
-  const runLocally = async (request: RunRequest): Promise<unknown> => {
+  const runLocally = async (request: RunRequest): Promise<Invocation> => {
+    const requestId = randomUUID();
     const { createS3Client, s3ClientSettingsFromEnv } = await import('../pipeline/s3-client.js');
     const runClient = createS3Client({ ...s3ClientSettingsFromEnv(process.env), ...localCredentials('run') });
     try {
-      return await handleRunRequest(request, { runClient });
+      return { ok: true, requestId, result: await handleRunRequest(request, { runClient }) };
+    } catch (error) {
+      return {
+        ok: false,
+        requestId,
+        errorType: error instanceof Error ? error.name : 'Error',
+        errorMessage: error instanceof Error ? error.message : String(error),
+        timedOut: false,
+      };
     } finally {
       runClient.destroy();
     }
@@ -75,19 +94,27 @@ export async function main(files: string[]): Promise<number> {
   let failed = 0;
   for (const file of files) {
     const event = JSON.parse(await readFile(file, 'utf8')) as unknown;
-    const context = createLambdaContext();
+    // Each event in an execution of its own, ended at its function's timeout as Lambda ends it:
+    // HTTP API events go to the API function, everything else to the files function.
+    const api = isHttpApiEvent(event);
     const start = performance.now();
-    try {
-      const result = isRunRequest(event) ? await runLocally(event) : await handler(event, context);
-      process.stderr.write(`${file}: ${context.awsRequestId} in ${(performance.now() - start).toFixed(2)} ms\n`);
-      process.stdout.write(`${JSON.stringify(readable(result), null, 2)}\n`);
-    } catch (error) {
+    const invocation = isRunRequest(event)
+      ? await runLocally(event)
+      : await invokeFunction(event, {
+          timeoutMs: api ? settings.apiTimeoutSeconds * 1000 : filesTimeoutMs(),
+          functionName: api ? 'sudoku-api-local' : 'sudoku-files-local',
+          logsTo: 'stderr',
+        });
+    if (invocation.ok) {
+      process.stderr.write(`${file}: ${invocation.requestId} in ${(performance.now() - start).toFixed(2)} ms\n`);
+      process.stdout.write(`${JSON.stringify(readable(invocation.result), null, 2)}\n`);
+    } else {
       failed++;
       process.stderr.write(
-        `${file}: the handler threw (the invocation fails; AWS would retry): ${error instanceof Error ? error.message : String(error)}\n`,
+        `${file}: the invocation failed (AWS would retry): ${invocation.errorType}: ${invocation.errorMessage}\n`,
       );
       process.stdout.write(
-        `${JSON.stringify({ errorType: error instanceof Error ? error.name : 'Error', errorMessage: error instanceof Error ? error.message : String(error) }, null, 2)}\n`,
+        `${JSON.stringify({ errorType: invocation.errorType, errorMessage: invocation.errorMessage }, null, 2)}\n`,
       );
     }
   }

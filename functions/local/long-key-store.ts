@@ -7,14 +7,18 @@
  * such an object's full key is kept beside it (`._S3rver_key`) so listings return the real key.
  * Keys with only short segments are stored exactly as s3rver stores them.
  */
-import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rmdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import S3Error from 's3rver/lib/models/error.js';
 import S3Object from 's3rver/lib/models/object.js';
 import FilesystemStore from 's3rver/lib/stores/filesystem.js';
 import type { ListObjectsOptions, ListObjectsResult, StoredObject } from 's3rver/lib/stores/filesystem.js';
 import { MAX_KEY_BYTES } from '../contract/service-layout.js';
+import { keyLocks } from './key-locks.js';
 
 /** Longest segment stored by name: 255 bytes less s3rver's longest suffix (`._S3rver_metadata.json`, 22), with room to spare. */
 export const SEGMENT_BYTES = 200;
@@ -58,11 +62,46 @@ export class LongKeyStore extends FilesystemStore {
     return path.join(this.rootDirectory, bucket, ...parts, `${last}._S3rver_${resource}`);
   }
 
+  /**
+   * Written aside first, then swapped in with its metadata under the key's lock: s3rver writes in
+   * place, so a reader mid-GET would read the new bytes under the old length, where S3 serves each
+   * reader the whole version it started with.
+   */
   override async putObject(object: StoredObject): Promise<{ size: number; md5: string }> {
     checkKeyLength(object.key);
-    const stored = await super.putObject(object);
-    await this.keepKey(object.bucket, object.key);
-    return stored;
+    const objectPath = this.getResourcePath(object.bucket, object.key, 'object');
+    await mkdir(path.dirname(objectPath), { recursive: true });
+    const partial = `${objectPath}.${randomBytes(6).toString('hex')}.partial`;
+    const md5Context = createHash('md5');
+    let size = 0;
+    const content = Buffer.isBuffer(object.content) ? Readable.from([object.content]) : (object.content as Readable);
+    try {
+      await pipeline(
+        content,
+        new Transform({
+          transform(chunk: Buffer, _encoding, callback) {
+            md5Context.update(chunk);
+            size += chunk.length;
+            callback(null, chunk);
+          },
+        }),
+        createWriteStream(partial),
+      );
+      const md5 = md5Context.digest('hex');
+      await keyLocks.run(object.bucket, object.key, async () => {
+        await rename(partial, objectPath);
+        await this.putMetadata(object.bucket, object.key, object.metadata, md5);
+      });
+      await this.keepKey(object.bucket, object.key);
+      return { size, md5 };
+    } finally {
+      await unlink(partial).catch(() => undefined);
+    }
+  }
+
+  /** Metadata read and the file opened under the key's lock: once open, the reader holds that version whatever comes after. */
+  override getObject(bucket: string, key: string, options?: { start?: number; end?: number }) {
+    return keyLocks.run(bucket, key, () => super.getObject(bucket, key, options));
   }
 
   override async initiateUpload(bucket: string, key: string, uploadId: string, metadata: unknown): Promise<void> {

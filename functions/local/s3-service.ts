@@ -2,14 +2,14 @@
  * The local S3 part of `npm start`: the s3rver server, its incoming/ uploads delivered to the real
  * handler as AWS-shaped S3 events, and the sample objects of events/s3-*.json.
  */
-import { loadDeployedHandler } from './deployed-handler.js';
 import path from 'node:path';
-import { FUNCTION_TIMEOUT_DEFAULTS, prefixes } from '../contract/service-layout.js';
+import { prefixes } from '../contract/service-layout.js';
 import { createS3Client } from '../pipeline/s3-client.js';
 import { useFilesFunctionCredentials } from './iam/local-account.js';
-import { createLambdaContext } from './lambda-context.js';
+import { invokeFunctionAsync } from './executions.js';
 import { LOCAL_ACCESS_KEY, startS3Server } from './s3-server.js';
 import { seedSamples } from './s3-samples.js';
+import { filesTimeoutMs } from './stack-limits.js';
 
 /** The shape start.ts runs (kept structural: importing start.ts would start it). */
 export interface RunningS3Service {
@@ -22,14 +22,20 @@ export interface RunningS3Service {
  * `fail` ends `npm start` rather than leave the HTTP API serving beside a dead S3.
  */
 export async function startS3Service(context: { fail(error: Error): void }): Promise<RunningS3Service> {
-  const handler = await loadDeployedHandler();
+  const timeoutMs = filesTimeoutMs();
   const server = await startS3Server({
-    // As in AWS, each upload is one asynchronous invocation with the function's timeout.
-    onObjectCreated: (event) =>
-      handler(event, createLambdaContext({ timeoutMs: FUNCTION_TIMEOUT_DEFAULTS.files * 1000 })),
+    // As in AWS, each upload is one asynchronous invocation in an execution of its own, ended at
+    // the files function's timeout, retried twice, then kept as the failed-events queue keeps it.
+    onObjectCreated: async (event) => {
+      const { invocation, attempts, failedEventFile } = await invokeFunctionAsync(event, { timeoutMs });
+      if (!invocation.ok)
+        process.stderr.write(
+          `S3 event failed ${attempts} times (${invocation.errorType}: ${invocation.errorMessage}); kept in ${path.relative(process.cwd(), failedEventFile ?? '')}\n`,
+        );
+    },
     onDeliveryError: (error) =>
       process.stderr.write(
-        `S3 event: the handler threw (AWS would retry, then dead-letter): ${error instanceof Error ? error.message : String(error)}\n`,
+        `S3 event: could not be delivered: ${error instanceof Error ? error.message : String(error)}\n`,
       ),
     onServerLost: (error) => context.fail(new Error(`the local S3 server is lost: ${error.message}`)),
   });

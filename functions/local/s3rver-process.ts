@@ -9,6 +9,7 @@ import { LOCAL_ACCESS_KEYS } from './iam/local-account.js';
 import { localPolicyModelFromFile } from './iam/local-policies.js';
 import { s3AuthorizationMiddleware } from './iam/s3-authorization.js';
 import { LongKeyStore } from './long-key-store.js';
+import { s3ConsistencyMiddleware } from './s3-consistency.js';
 import { S3RVER_ENV } from './s3rver-messages.js';
 import type { S3rverMessage } from './s3rver-messages.js';
 
@@ -31,6 +32,10 @@ const server = new S3rver({
   configureBuckets: [{ name: bucket }],
 });
 
+// Keys up to S3's 1,024 bytes, whatever the length of their segments (see long-key-store.ts).
+const store = new LongKeyStore(directory);
+server.store = server.context.store = store;
+
 // Every caller's key is known to s3rver (it checks only that a key exists), and every request is
 // decided by the synthesized policies before s3rver's routes see it.
 const account = (
@@ -42,12 +47,10 @@ for (const key of Object.values(LOCAL_ACCESS_KEYS)) account.createKeyPair(key, k
 const authorize = s3AuthorizationMiddleware(localPolicyModelFromFile(policyTemplate, bucket), (denial) =>
   send({ type: 'access-denied', ...denial }),
 );
-// Koa composes its middleware when the server starts: this one goes just before s3rver's router.
+// Koa composes its middleware when the server starts: these go just before s3rver's router, the
+// authorization first, then what S3 answers and s3rver does not (s3-consistency.ts).
 const stack = (server as unknown as { middleware: unknown[] }).middleware;
-stack.splice(stack.length - 1, 0, authorize);
-
-// Keys up to S3's 1,024 bytes, whatever the length of their segments (see long-key-store.ts).
-server.store = server.context.store = new LongKeyStore(directory);
+stack.splice(stack.length - 1, 0, authorize, s3ConsistencyMiddleware(store));
 
 // Client disconnects mid-transfer are routine (and provoked by tests); they are not the server's failures.
 server.on('error', () => undefined);

@@ -63,6 +63,8 @@ declare module 's3rver/lib/stores/filesystem.js' {
     getResourcePath(bucket: string, key?: string, resource?: string): string;
     getMetadata(bucket: string, key: string): Promise<Record<string, unknown>>;
     putObject(object: StoredObject): Promise<{ size: number; md5: string }>;
+    putMetadata(bucket: string, key: string, metadata: Record<string, unknown>, md5?: string): Promise<void>;
+    getObject(bucket: string, key: string, options?: { start?: number; end?: number }): Promise<StoredObject | null>;
     initiateUpload(bucket: string, key: string, uploadId: string, metadata: unknown): Promise<void>;
     copyObject(
       srcBucket: string,

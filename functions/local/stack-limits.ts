@@ -6,6 +6,7 @@
  * Tests (and anyone curious) can override them by environment: SUDOKU_LOCAL_RATE_LIMIT and
  * SUDOKU_LOCAL_BURST_LIMIT (POST /solve's bucket), SUDOKU_LOCAL_RESERVED_CONCURRENCY (the pool;
  * 0 = none). Overrides are not checked against each other, so a test can fill the pool on purpose.
+ * The files function's timeout likewise: SUDOKU_FILES_TIMEOUT_SECONDS.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -33,10 +34,22 @@ function override(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return value;
 }
 
-export function stackGatewayLimits(env: NodeJS.ProcessEnv = process.env): GatewayLimits {
+/** The stack's settings as `npx cdk synth` reads them (readSettings only asks the node for context values). */
+export function stackSettings(): ReturnType<typeof readSettings> {
   const context = cdkJsonContext();
-  // readSettings only asks the node for context values: the stack's code, without building an App.
-  const settings = readSettings({ tryGetContext: (key: string) => context[key] } as Node);
+  return readSettings({ tryGetContext: (key: string) => context[key] } as Node);
+}
+
+/**
+ * The files function's timeout as deployed (filesTimeoutSeconds), or SUDOKU_FILES_TIMEOUT_SECONDS
+ * so a test can make it short: the twin ends each files invocation there, as Lambda does.
+ */
+export function filesTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  return (override(env, 'SUDOKU_FILES_TIMEOUT_SECONDS') ?? stackSettings().filesTimeoutSeconds) * 1000;
+}
+
+export function stackGatewayLimits(env: NodeJS.ProcessEnv = process.env): GatewayLimits {
+  const settings = stackSettings();
   const routeThrottles = apiRouteThrottles(settings);
   const solve = routeThrottles[SOLVE_ROUTE]!;
   return {

@@ -1,7 +1,8 @@
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { AbortMultipartUploadCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { PassThrough } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import {
   contentTypeFor,
@@ -9,14 +10,21 @@ import {
   FileTally,
   fileFault,
   isFormatError,
+  levelHistogram,
   solvePuzzleStream,
 } from '../formats/index.js';
 import type { FileKind, FormatError } from '../formats/index.js';
 import { batchSolverFor, solverThreads } from '../parallel/index.js';
 import { logger, recordFile, recordSolves } from '../observability/powertools.js';
-import { REPORT_OUTCOME_METADATA, SOURCE_ETAG_METADATA, SOURCE_KEY_METADATA } from '../contract/service-layout.js';
+import {
+  GRADE_METADATA,
+  REPORT_OUTCOME_METADATA,
+  SOURCE_ETAG_METADATA,
+  SOURCE_KEY_METADATA,
+} from '../contract/service-layout.js';
 import { reportedCounts, reportedFailure } from './report.js';
 import type { FileReport } from './report.js';
+import { ServiceError } from '../contract/service-error.js';
 
 /**
  * Multipart part size. S3's minimum is 5 MiB; 8 MiB keeps a 1M-puzzle output (about 82 MB) at
@@ -40,14 +48,50 @@ export interface ProcessObjectOptions {
   queueSize?: number;
   /** Failed rows listed in the report. */
   failureCap?: number;
+  /**
+   * The invocation's time left (Lambda's `context.getRemainingTimeInMillis`). Solving stops
+   * `timeMarginMs(...)` before it runs out, so the upload is aborted and a report written while
+   * there is time, instead of the invocation dying at its timeout with nothing said.
+   */
+  timeLeftMs?: () => number;
+}
+
+/**
+ * What a run keeps for the end when it stops for time: the batches in flight to finish, the upload
+ * to abort and the report to write. That takes well under a second (0.2-0.4 s against the local S3
+ * on a loaded 2-core machine), so 10 s is ample in AWS; a short invocation keeps a quarter of it.
+ */
+export function timeMarginMs(timeLeftMs: number): number {
+  return Math.min(10_000, timeLeftMs / 4);
+}
+
+/** Solving stopped for time: the file needs more than one invocation of this function can give. */
+export class TimeLimitError extends ServiceError<'TIME_LIMIT'> {
+  override readonly name = 'TimeLimitError';
+  constructor(
+    readonly rowsRead: number,
+    readonly seconds: number,
+  ) {
+    super(
+      'TIME_LIMIT',
+      `solving stopped after ${seconds.toFixed(1)} s and ${rowsRead} rows, before the function's timeout: ` +
+        'the file needs more than one invocation can give. Split it into smaller files, or give the files function ' +
+        'more time (filesTimeoutSeconds, at most 900) or memory (vCPUs: filesMemoryMb), then upload it again.',
+    );
+  }
 }
 
 export type ProcessObjectResult =
   | { status: 'processed'; report: FileReport }
   | {
       status: 'skipped';
-      /** `already-solved`/`already-rejected`: a report already answers this ETag (see `alreadyHandled`). */
-      reason: 'already-solved' | 'already-rejected' | 'source-missing';
+      /**
+       * `already-solved`/`already-rejected`: a report already answers this ETag (see `alreadyHandled`);
+       * `superseded`: the source was replaced while this run solved it, so this run wrote nothing
+       * more (the new version's own event answers it); `already-failed`: a report says this version
+       * could not be solved within one invocation (solving it again would fail the same way).
+       */
+      reason: 'already-solved' | 'already-rejected' | 'already-failed' | 'source-missing' | 'superseded';
       sourceKey: string;
       eTag?: string;
     };
@@ -71,60 +115,142 @@ async function headOrUndefined(client: S3Client, bucket: string, key: string) {
   }
 }
 
+type Head = Awaited<ReturnType<typeof headOrUndefined>>;
+
+/** The outputs as they are now: their ETags make the run's writes conditional on nobody writing in between. */
+interface ExistingOutputs {
+  output: Head;
+  report: Head;
+}
+
 /**
  * What was already done for this version of the source, if anything. A solved file is done only
  * when both its output and its report answer the ETag (the report is written last, so an output
  * without one is an interrupted run); a rejected file has no output, and its report alone says so.
  */
-async function alreadyHandled(options: ProcessObjectOptions, eTag: string): Promise<'solved' | 'rejected' | undefined> {
-  const [output, report] = await Promise.all([
-    headOrUndefined(options.client, options.bucket, options.outputKey),
-    headOrUndefined(options.client, options.bucket, options.reportKey),
-  ]);
-  const answers = (head: typeof output) => bareETag(head?.Metadata?.[SOURCE_ETAG_METADATA]) === eTag;
+function alreadyHandled(
+  { output, report }: ExistingOutputs,
+  eTag: string,
+): 'solved' | 'rejected' | 'failed' | undefined {
+  const answers = (head: Head) => bareETag(head?.Metadata?.[SOURCE_ETAG_METADATA]) === eTag;
   if (!answers(report)) return undefined;
-  if (report?.Metadata?.[REPORT_OUTCOME_METADATA] === 'rejected') return 'rejected';
+  const outcome = report?.Metadata?.[REPORT_OUTCOME_METADATA];
+  if (outcome === 'rejected' || outcome === 'failed') return outcome;
   return answers(output) ? 'solved' : undefined;
 }
 
 /**
+ * A write that lands only over the object this run saw at its start (S3 conditional writes): if
+ * another run wrote it in between, S3 answers 412 and this run's write does not land.
+ */
+function writeCondition(existing: Head): { IfMatch: string } | { IfNoneMatch: string } {
+  return existing?.ETag ? { IfMatch: existing.ETag } : { IfNoneMatch: '*' };
+}
+
+/** The source was replaced since this run read its version: this run's answers are stale. */
+export class SourceChangedError extends ServiceError<'SOURCE_CHANGED'> {
+  override readonly name = 'SourceChangedError';
+  constructor(readonly sourceKey: string) {
+    super('SOURCE_CHANGED', `${sourceKey} was replaced while it was being solved`);
+  }
+}
+
+/** Throws SourceChangedError unless the source is still the version `eTag` (a HEAD with If-Match: 412 otherwise). */
+async function checkSourceUnchanged(options: ProcessObjectOptions, eTag: string): Promise<void> {
+  try {
+    await options.client.send(
+      new HeadObjectCommand({ Bucket: options.bucket, Key: options.sourceKey, IfMatch: `"${eTag}"` }),
+    );
+  } catch (error) {
+    if (isPreconditionFailed(error) || isNotFound(error)) throw new SourceChangedError(options.sourceKey);
+    throw error;
+  }
+}
+
+function isPreconditionFailed(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } } | null;
+  return e?.name === 'PreconditionFailed' || e?.$metadata?.httpStatusCode === 412;
+}
+
+/**
  * Streams the source through the solver into a multipart upload of the output. The output
- * appears only when complete: on any failure the upload is aborted and the error rethrown.
+ * appears only when complete, only while the source is still the version solved (checked before
+ * the upload completes), and only over the output this run saw at its start (a conditional
+ * write): on any failure the upload is aborted and the first cause rethrown.
  */
 async function solveIntoOutput(
   options: ProcessObjectOptions,
   kind: FileKind,
   eTag: string,
   tally: FileTally,
+  existing: ExistingOutputs,
+  grade: boolean,
 ): Promise<void> {
   const { client, bucket } = options;
-  // IfMatch: solve exactly the version that was checked (S3 answers 412 if it changed since; the retry takes the new one).
+  // IfMatch: solve exactly the version that was checked (S3 answers 412 if it changed since).
   const got = await client.send(new GetObjectCommand({ Bucket: bucket, Key: options.sourceKey, IfMatch: `"${eTag}"` }));
   const body = got.Body as Readable;
+  // The solver writes its answers here; the upload reads `outputBody`, which ends only once the
+  // source is known to be unchanged, so a superseded run never completes its output.
+  const answers = new PassThrough();
   const outputBody = new PassThrough();
+  answers.pipe(outputBody, { end: false });
+  // The first S3 write that fails for good (after the SDK's retries) stops the solving at once:
+  // once the output cannot succeed, solving the rest of the file is wasted work.
+  let uploadError: unknown;
+  const watchedClient = new Proxy(client, {
+    get(target, property, receiver) {
+      if (property !== 'send') return Reflect.get(target, property, receiver);
+      return (command: Parameters<S3Client['send']>[0], ...rest: unknown[]) =>
+        (target.send as (...args: unknown[]) => Promise<unknown>)(command, ...rest).catch((error: unknown) => {
+          uploadError ??= error;
+          body.destroy();
+          throw error;
+        });
+    },
+  });
   const upload = new Upload({
-    client,
+    client: watchedClient,
     params: {
       Bucket: bucket,
       Key: options.outputKey,
       Body: outputBody,
       ContentType: contentTypeFor(kind),
       Metadata: { [SOURCE_ETAG_METADATA]: eTag, [SOURCE_KEY_METADATA]: encodeURIComponent(options.sourceKey) },
+      ...writeCondition(existing.output),
     },
     partSize: options.partSize ?? DEFAULT_PART_SIZE,
     queueSize: options.queueSize ?? DEFAULT_QUEUE_SIZE,
-    leavePartsOnError: false,
+    // Aborted here, not by the Upload: when the abort itself fails, its error must not hide the cause.
+    leavePartsOnError: true,
   });
   const solving = solvePuzzleStream({
     input: body,
-    output: outputBody,
+    output: answers,
     format: kind.format,
     gunzip: kind.gzip,
     gzip: kind.gzip,
     tally,
     batches: batchSolverFor(solverThreads()),
+    // Asked for by the source's metadata: the report's level histogram, a .csv's level and score columns.
+    grade,
+  }).then(async () => {
+    await finished(answers);
+    await checkSourceUnchanged(options, eTag);
+    outputBody.end();
   });
   const uploading = upload.done();
+  // Stop with time left: the input fails with TimeLimitError, which ends the solver and the upload.
+  const started = performance.now();
+  const timeLeft = options.timeLeftMs?.();
+  const timer =
+    timeLeft === undefined
+      ? undefined
+      : setTimeout(
+          () => body.destroy(new TimeLimitError(tally.rowsRead, (performance.now() - started) / 1000)),
+          Math.max(0, timeLeft - timeMarginMs(timeLeft)),
+        );
+  timer?.unref();
   // Whichever side fails first ends both: a stalled upload must not leave the reader waiting forever.
   let solveError: unknown;
   solving.catch((error: unknown) => {
@@ -133,15 +259,42 @@ async function solveIntoOutput(
   uploading.catch(() => undefined);
   try {
     await Promise.all([solving, uploading]);
+    clearTimeout(timer);
   } catch (error) {
+    clearTimeout(timer);
     body.destroy();
     // Failing the upload's body (not just ending it, which would complete a truncated object)
-    // makes the Upload send AbortMultipartUpload; it settles only after that, so wait for it.
+    // ends the Upload; then the parts already sent are removed.
     outputBody.destroy(error instanceof Error ? error : new Error(String(error)));
     await uploading.catch(() => undefined);
-    // A file at fault (a FormatError such as BAD_GZIP) is reported, anything else retried:
-    // formats/ says which, from whichever side failed first.
-    throw fileFault(solveError, error) ?? error;
+    await abortUpload(client, bucket, options.outputKey, upload.uploadId);
+    // A file at fault (a FormatError such as BAD_GZIP) is reported, found by formats/ from
+    // whichever side failed first; so is a file that needs more time than one invocation has.
+    const fault = fileFault(solveError, error);
+    if (fault) throw fault;
+    if (solveError instanceof TimeLimitError) throw solveError;
+    if (error instanceof TimeLimitError) throw error;
+    // Else the first cause: an S3 write that failed is what stopped the solver (whose own error is
+    // then only the consequence, an AbortError or a premature close).
+    throw uploadError ?? error;
+  }
+}
+
+/** Removes a failed upload's parts; a failure to do so is logged, never thrown over the real cause. */
+async function abortUpload(client: S3Client, bucket: string, key: string, uploadId: string | undefined): Promise<void> {
+  if (!uploadId) return;
+  try {
+    await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId }));
+  } catch (error) {
+    logger.warn(
+      "Could not abort the failed output's multipart upload; the bucket's lifecycle rule removes it within a day",
+      {
+        bucket,
+        key,
+        uploadId,
+        error: error as Error,
+      },
+    );
   }
 }
 
@@ -162,57 +315,97 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
     return { status: 'skipped', reason: 'source-missing', sourceKey };
   }
   const eTag = bareETag(head.ETag);
-  const handled = options.force ? undefined : await alreadyHandled(options, eTag);
+  const [output, existingReport] = await Promise.all([
+    headOrUndefined(client, bucket, options.outputKey),
+    headOrUndefined(client, bucket, options.reportKey),
+  ]);
+  const existing: ExistingOutputs = { output, report: existingReport };
+  const grade = head.Metadata?.[GRADE_METADATA] === 'true';
+  const handled = options.force ? undefined : alreadyHandled(existing, eTag);
   if (handled) {
     logger.info(`Source already ${handled} at this ETag; skipping`, { bucket, sourceKey, eTag });
-    return { status: 'skipped', reason: handled === 'solved' ? 'already-solved' : 'already-rejected', sourceKey, eTag };
+    return { status: 'skipped', reason: `already-${handled}`, sourceKey, eTag };
   }
 
   const detected = detectFileKind(sourceKey);
   const kind = detected.ok ? detected.kind : undefined;
   const tally = new FileTally({ ...(options.failureCap === undefined ? {} : { failureCap: options.failureCap }) });
   let rejection: FormatError | undefined = detected.ok ? undefined : detected.error;
+  let timeLimit: TimeLimitError | undefined;
+  /**
+   * A 412 on a conditional write, or the source replaced: either the source changed (this run's
+   * answers are stale: it stops, and the new version's own event answers it) or another run of
+   * the same version wrote first (thrown: the retry finds the file done).
+   */
+  const supersededOrThrow = async (error: unknown): Promise<ProcessObjectResult> => {
+    const now = await headOrUndefined(client, bucket, sourceKey);
+    if (now && bareETag(now.ETag) === eTag) {
+      recordFile('failed');
+      throw error;
+    }
+    logger.info('Source replaced while it was solved; this run stops, the new version is solved by its own event', {
+      bucket,
+      sourceKey,
+      eTag,
+      ...(now ? { newETag: bareETag(now.ETag) } : {}),
+    });
+    return { status: 'skipped', reason: 'superseded', sourceKey, eTag };
+  };
+  const isConflict = (error: unknown): boolean => error instanceof SourceChangedError || isPreconditionFailed(error);
+
   if (kind) {
     try {
-      await solveIntoOutput(options, kind, eTag, tally);
+      await solveIntoOutput(options, kind, eTag, tally, existing, grade);
     } catch (error) {
-      if (!isFormatError(error)) {
+      if (isConflict(error)) return supersededOrThrow(error);
+      if (error instanceof TimeLimitError) timeLimit = error;
+      else if (!isFormatError(error)) {
         recordFile('failed');
         throw error;
-      }
-      rejection = error;
+      } else rejection = error;
     }
   }
 
   const durationMs = performance.now() - started;
+  const unwritten = rejection !== undefined || timeLimit !== undefined;
   const report: FileReport = {
     source: { bucket, key: sourceKey, eTag, size: head.ContentLength },
-    outcome: rejection ? 'rejected' : 'solved',
-    output: { key: options.outputKey, written: !rejection },
+    outcome: timeLimit ? 'failed' : rejection ? 'rejected' : 'solved',
+    output: { key: options.outputKey, written: !unwritten },
     format: kind,
     ...(rejection ? { error: rejection.toJSON() } : {}),
-    // A rejected file's answers were never written: its report counts none of them.
-    counts: reportedCounts(tally, rejection !== undefined),
-    failures: rejection ? [] : tally.failures.map(reportedFailure),
-    failuresTotal: rejection ? 0 : tally.failuresTotal,
+    ...(timeLimit ? { error: { code: timeLimit.code, message: timeLimit.message } } : {}),
+    // A rejected or failed file's answers were never written: its report counts none of them.
+    counts: reportedCounts(tally, unwritten),
+    ...(grade ? { levels: levelHistogram(unwritten ? [] : tally.levels) } : {}),
+    failures: unwritten ? [] : tally.failures.map(reportedFailure),
+    failuresTotal: unwritten ? 0 : tally.failuresTotal,
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     durationMs: Math.round(durationMs),
-    puzzlesPerSecond: !rejection && durationMs > 0 ? Math.round((tally.counts.rows * 1000) / durationMs) : 0,
+    puzzlesPerSecond: !unwritten && durationMs > 0 ? Math.round((tally.counts.rows * 1000) / durationMs) : 0,
   };
-  await client.send(
-    new PutObjectCommand({
-      Bucket: bucket,
-      Key: options.reportKey,
-      Body: `${JSON.stringify(report, null, 2)}\n`,
-      ContentType: 'application/json',
-      Metadata: {
-        [SOURCE_ETAG_METADATA]: eTag,
-        [SOURCE_KEY_METADATA]: encodeURIComponent(sourceKey),
-        [REPORT_OUTCOME_METADATA]: report.outcome,
-      },
-    }),
-  );
+  // The report, too, only while the source is this version and over the report this run saw.
+  try {
+    await checkSourceUnchanged(options, eTag);
+    await client.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: options.reportKey,
+        Body: `${JSON.stringify(report, null, 2)}\n`,
+        ContentType: 'application/json',
+        Metadata: {
+          [SOURCE_ETAG_METADATA]: eTag,
+          [SOURCE_KEY_METADATA]: encodeURIComponent(sourceKey),
+          [REPORT_OUTCOME_METADATA]: report.outcome,
+        },
+        ...writeCondition(existing.report),
+      }),
+    );
+  } catch (error) {
+    if (isConflict(error)) return supersededOrThrow(error);
+    throw error;
+  }
   recordSolves(report.counts.solved, report.counts.rows - report.counts.solved, Math.round(durationMs * 1000));
   recordFile(report.outcome);
   const summary = {
@@ -223,7 +416,12 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
     counts: report.counts,
     durationMs: report.durationMs,
   };
-  if (rejection) logger.warn('File rejected: no output written', { ...summary, error: report.error });
+  if (timeLimit)
+    logger.error('File stopped for time: no output written, a failed report says why', {
+      ...summary,
+      error: report.error,
+    });
+  else if (rejection) logger.warn('File rejected: no output written', { ...summary, error: report.error });
   else
     logger.info('File solved', { ...summary, outputKey: options.outputKey, puzzlesPerSecond: report.puzzlesPerSecond });
   return { status: 'processed', report };

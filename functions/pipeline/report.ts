@@ -1,6 +1,7 @@
 import type { FileKind, FileTally, RowCounts, RowFailure, RowProblem, RowStatus } from '../formats/index.js';
 import type { FormatErrorCode } from '../formats/index.js';
 import { emptyRowCounts } from '../formats/index.js';
+import type { Level } from '../sudoku/logic/index.js';
 
 /** A failed row in a report: its place (line or index), status, code, message and cell. */
 export type ReportedFailure = RowProblem & { status: Exclude<RowStatus, 'unique' | 'multiple'> };
@@ -8,14 +9,23 @@ export type ReportedFailure = RowProblem & { status: Exclude<RowStatus, 'unique'
 /** `reports/<path>.json`: what happened to one source file. */
 export interface FileReport {
   source: { bucket: string; key: string; eTag: string; size: number | undefined };
-  /** `solved`: every row answered (some may have failed, see counts); `rejected`: the file as a whole could not be read, no output. */
-  outcome: 'solved' | 'rejected';
+  /**
+   * `solved`: every row answered (some may have failed, see counts); `rejected`: the file as a
+   * whole could not be read, no output; `failed`: solving stopped before the function's timeout
+   * (the file needs more than one invocation), no output.
+   */
+  outcome: 'solved' | 'rejected' | 'failed';
   output: { key: string; written: boolean };
   format: FileKind | undefined;
-  /** Why a rejected file was rejected. */
-  error?: { code: FormatErrorCode; message: string; line?: number };
+  /** Why a rejected file was rejected, or a failed one failed. */
+  error?: { code: FormatErrorCode | 'TIME_LIMIT'; message: string; line?: number };
   /** Rows answered in the output. A rejected file's output was never written, so all are 0 there. */
   counts: ReportedCounts;
+  /**
+   * Graded files only (source metadata `grade: true`): rows with exactly one solution per level
+   * (docs/grading.md), every level present; a rejected file's are all 0. The sum is `counts.unique`.
+   */
+  levels?: Record<Level, number>;
   /** The first failed rows (capped); `failuresTotal` counts them all. Empty for a rejected file. */
   failures: ReportedFailure[];
   failuresTotal: number;

@@ -12,6 +12,8 @@ export interface HandleS3EventOptions {
   client?: S3Client;
   /** Passed on to processObject (tests use small parts). */
   partSize?: number;
+  /** The invocation's time left (the Lambda context's), passed on to processObject: it stops with time to say so. */
+  timeLeftMs?: () => number;
 }
 
 export type S3RecordResult =
@@ -93,6 +95,7 @@ export async function solveAnnouncedObjects(
           outputKey: keys.outputKey,
           reportKey: keys.reportKey,
           ...(options.partSize === undefined ? {} : { partSize: options.partSize }),
+          ...(options.timeLeftMs === undefined ? {} : { timeLeftMs: options.timeLeftMs }),
         }),
       );
     } catch (error) {

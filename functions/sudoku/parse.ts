@@ -8,8 +8,15 @@ import {
 } from './problems.js';
 import type { Cells, ParseResult, Problem } from './types.js';
 
-/** More bad characters than this in one board is noise; the first few tell the caller what is wrong. */
+/**
+ * More bad characters than this in one board is noise; the first few tell the caller what is wrong.
+ * The rest are counted (`problemsTotal`), not listed, so a huge string costs no memory per character.
+ */
 const MAX_REPORTED = 10;
+
+function failed(problems: Problem[], problemsTotal: number): ParseResult {
+  return { ok: false, problems, problemsTotal };
+}
 
 const CODE_0 = 48;
 const CODE_9 = 57;
@@ -75,7 +82,7 @@ export function parseBoardString(text: string): ParseResult {
     }
   }
   if (n !== 81) problems.push(wrongLength(n));
-  return problems.length ? { ok: false, problems } : { ok: true, board: { cells, shape: 'string' } };
+  return problems.length ? failed(problems, bad + (n === 81 ? 0 : 1)) : { ok: true, board: { cells, shape: 'string' } };
 }
 
 function describeValue(v: unknown): string {
@@ -90,43 +97,47 @@ function describeValue(v: unknown): string {
 
 /** Parse a 9x9 array whose cells are all one-character strings ("1"-"9", "." or "0") or all numbers (0-9). */
 function parseBoardArray(rows: unknown[]): ParseResult {
-  if (rows.length !== 9) return { ok: false, problems: [wrongShape(`got ${rows.length} rows`)] };
+  if (rows.length !== 9) return failed([wrongShape(`got ${rows.length} rows`)], 1);
   const problems: Problem[] = [];
   for (let r = 0; r < 9; r++) {
     const row = rows[r];
     if (!Array.isArray(row)) problems.push(wrongShape(`row ${r + 1} is ${describeValue(row)}, not an array`, r + 1));
     else if (row.length !== 9) problems.push(wrongShape(`row ${r + 1} has ${row.length} cells`, r + 1));
   }
-  if (problems.length) return { ok: false, problems };
+  if (problems.length) return failed(problems, problems.length);
 
   const grid = rows as unknown[][];
   const first = grid[0]![0];
   const shape = typeof first === 'number' ? 'numbers' : 'chars';
   const cells: Cells = new Uint8Array(81);
+  let bad = 0;
+  // Listed while fewer than MAX_REPORTED; every bad cell is counted.
+  const report = (problem: () => Problem) => {
+    if (bad++ < MAX_REPORTED) problems.push(problem());
+  };
   for (let r = 0; r < 9; r++) {
     for (let c = 0; c < 9; c++) {
       const v = grid[r]![c];
-      if (problems.length >= MAX_REPORTED) break;
       if (shape === 'numbers') {
         if (typeof v !== 'number')
-          problems.push(badCharacter(r + 1, c + 1, `${describeValue(v)} in a board of numbers`));
-        else if (!Number.isInteger(v) || v < 0 || v > 9) problems.push(digitOutOfRange(r + 1, c + 1, describeValue(v)));
+          report(() => badCharacter(r + 1, c + 1, `${describeValue(v)} in a board of numbers`));
+        else if (!Number.isInteger(v) || v < 0 || v > 9) report(() => digitOutOfRange(r + 1, c + 1, describeValue(v)));
         else cells[r * 9 + c] = v;
       } else if (typeof v !== 'string') {
-        problems.push(badCharacter(r + 1, c + 1, `${describeValue(v)} in a board of strings`));
+        report(() => badCharacter(r + 1, c + 1, `${describeValue(v)} in a board of strings`));
       } else if (v.length === 1 && v >= '1' && v <= '9') {
         cells[r * 9 + c] = v.charCodeAt(0) - CODE_0;
       } else if (v !== '.' && v !== '0') {
-        problems.push(badCharacter(r + 1, c + 1, describeValue(v)));
+        report(() => badCharacter(r + 1, c + 1, describeValue(v)));
       }
     }
   }
-  return problems.length ? { ok: false, problems } : { ok: true, board: { cells, shape } };
+  return bad ? failed(problems, bad) : { ok: true, board: { cells, shape } };
 }
 
 /** Parse any of the three accepted board shapes; never throws, whatever `input` is. */
 export function parseBoard(input: unknown): ParseResult {
   if (typeof input === 'string') return parseBoardString(input);
   if (Array.isArray(input)) return parseBoardArray(input);
-  return { ok: false, problems: [wrongType(describeValue(input))] };
+  return failed([wrongType(describeValue(input))], 1);
 }

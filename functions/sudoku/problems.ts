@@ -30,6 +30,7 @@ export const badCharacter = (row: number, col: number, shown: string): Problem =
 export const badCharacterBeyondBoard = (position: number, shown: string): Problem => ({
   code: 'BAD_CHARACTER',
   message: `Character ${position} of the text is ${shown}, past the 81 cells of a board; expected only digits 1-9, '.' or '0', whitespace and | - +.`,
+  position,
 });
 
 export const digitOutOfRange = (row: number, col: number, shown: string): Problem => ({
@@ -64,4 +65,23 @@ export const searchLimit = (guesses: number): Problem => ({
 export const multipleSolutions = (): Problem => ({
   code: 'MULTIPLE_SOLUTIONS',
   message: 'The board has more than one solution; a proper puzzle has exactly one. Add givens to make it unique.',
+});
+
+export const givenChanged = (row: number, col: number, given: number, shown: number): Problem => ({
+  code: 'GIVEN_CHANGED',
+  message: `Cell at ${at(row, col)} is a given ${given} of the puzzle, but the board has ${shown === 0 ? 'it empty' : shown} there.`,
+  row,
+  col,
+});
+
+export const contradictsSolution = (row: number, col: number, digit: number): Problem => ({
+  code: 'CONTRADICTS_SOLUTION',
+  message: `The ${digit} at ${at(row, col)} is not the puzzle's solution there: every way of going on from it ends in a contradiction.`,
+  row,
+  col,
+});
+
+export const generationLimit = (level: string, attempts: number): Problem => ({
+  code: 'GENERATION_LIMIT',
+  message: `No ${level} puzzle was found in ${attempts.toLocaleString('en-US')} attempts from this seed; try another seed.`,
 });

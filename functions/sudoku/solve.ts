@@ -45,7 +45,8 @@ function outcome(
   const stats = { guesses: found.guesses, micros: Math.round((performance.now() - start) * 1000) };
   const count = found.count;
   if (count > 0) {
-    if (count > 1 && options.rejectMultiple) return { ok: false, problems: [multipleSolutions()], stats };
+    if (count > 1 && options.rejectMultiple)
+      return { ok: false, problems: [multipleSolutions()], problemsTotal: 1, stats };
     return {
       ok: true,
       solution: formatBoard(cells, shape),
@@ -55,8 +56,8 @@ function outcome(
     };
   }
   const conflicts = findConflicts(cells);
-  if (conflicts.length) return { ok: false, problems: conflicts };
-  return { ok: false, problems: [count < 0 ? searchLimit(stats.guesses) : noSolution()], stats };
+  if (conflicts.length) return { ok: false, problems: conflicts, problemsTotal: conflicts.length };
+  return { ok: false, problems: [count < 0 ? searchLimit(stats.guesses) : noSolution()], problemsTotal: 1, stats };
 }
 
 /** Solve a parsed board; equal givens in a unit are reported as such, not as a bare "no solution". */

@@ -31,12 +31,23 @@ export const PROBLEM_CLASS = {
   NO_SOLUTION: 'unsolvable',
   MULTIPLE_SOLUTIONS: 'unsolvable',
   SEARCH_LIMIT: 'unsolvable',
+  /** A graded or hinted board changed one of its puzzle's givens. */
+  GIVEN_CHANGED: 'malformed',
+  /** A person's entry that is not the solution's digit: the board as filled has no solution. */
+  CONTRADICTS_SOLUTION: 'unsolvable',
+  /** No puzzle of the level asked for was found in the attempts allowed. */
+  GENERATION_LIMIT: 'unsolvable',
 } as const satisfies Record<string, ProblemClass>;
 
 export type ProblemCode = keyof typeof PROBLEM_CLASS;
 
 /** The codes, in the order above. */
 export const PROBLEM_CODES = Object.keys(PROBLEM_CLASS) as ProblemCode[];
+
+/** Each code by its own name (`PROBLEM_CODE.SEARCH_LIMIT`), for an adapter that tests for one. */
+export const PROBLEM_CODE = Object.fromEntries(PROBLEM_CODES.map((code) => [code, code])) as {
+  readonly [Code in ProblemCode]: Code;
+};
 
 /** A cell named by 1-based row and column, as a person counts them. */
 export interface CellRef {
@@ -55,6 +66,8 @@ export interface Problem {
   col?: number;
   /** Both cells of a repeated given. */
   cells?: CellRef[];
+  /** 1-based character of a board string where no cell is (a character past the 81st cell). */
+  position?: number;
   line?: number;
   index?: number;
 }
@@ -64,7 +77,11 @@ export interface ParsedBoard {
   shape: BoardShape;
 }
 
-export type ParseResult = { ok: true; board: ParsedBoard } | { ok: false; problems: Problem[] };
+/**
+ * A failure lists its first problems (at most MAX_LISTED_PROBLEMS of one kind, so a 100,000-character
+ * string costs no more than a short one) and counts them all in `problemsTotal`.
+ */
+export type ParseResult = { ok: true; board: ParsedBoard } | { ok: false; problems: Problem[]; problemsTotal: number };
 
 export interface SolveStats {
   /** Branching decisions the search made (0 = solved by propagation alone). */
@@ -95,4 +112,4 @@ export type SolveOutcome =
       unique: boolean | undefined;
       stats: SolveStats;
     }
-  | { ok: false; problems: Problem[]; stats?: SolveStats };
+  | { ok: false; problems: Problem[]; problemsTotal: number; stats?: SolveStats };

@@ -6,7 +6,7 @@ import { HttpNoneAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import { routeKey } from '../../functions/contract/api-routes.js';
+import { API_ROUTE_NAMES, routeKey } from '../../functions/contract/api-routes.js';
 import { CORS } from '../../functions/contract/service-layout.js';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -73,7 +73,9 @@ export class HttpApi extends Construct {
     // CORS from the corsOrigins setting; the IAM signing headers are allowed for the iam mode. The
     // function answers the preflights API Gateway passes on with the same values (one source: CORS).
     this.api = new apigw.HttpApi(this, 'Api', {
-      description: `Sudoku solver: ${(['solve', 'health', 'openapi'] as const).map(routeKey).join(', ')}, and a web page at ${routeKey('page')}`,
+      description: `Sudoku solver: ${API_ROUTE_NAMES.filter((name) => name !== 'page')
+        .map(routeKey)
+        .join(', ')}, and a web page at ${routeKey('page')}`,
       createDefaultStage: false,
       defaultIntegration: integration,
       defaultAuthorizer: props.auth === 'iam' ? new HttpIamAuthorizer() : undefined,

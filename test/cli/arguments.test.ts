@@ -10,7 +10,10 @@ const CASES: [string[], CliCommand][] = [
   [['help'], { kind: 'help' }],
   [['solve', '-h'], { kind: 'help' }],
   [['solve', 'a.txt', '--help'], { kind: 'help' }],
-  [['frobnicate'], { kind: 'usage-error', message: "unknown command 'frobnicate'; the command is 'solve'" }],
+  [
+    ['frobnicate'],
+    { kind: 'usage-error', message: "unknown command 'frobnicate'; the commands are 'solve', 'grade' and 'generate'" },
+  ],
   [['solve'], { kind: 'solve', input: '-', output: undefined, format: undefined }],
   [['solve', '-'], { kind: 'solve', input: '-', output: undefined, format: undefined }],
   [['solve', 'a.txt'], { kind: 'solve', input: 'a.txt', output: undefined, format: undefined }],
@@ -60,7 +63,10 @@ const CASES: [string[], CliCommand][] = [
     { kind: 'solve', input: 'in.txt', output: 'out.txt', format: 'txt', threads: 2 },
   ],
   [['solve', '--output', 'o', 'in'], { kind: 'solve', input: 'in', output: 'o', format: undefined }],
-  [['Solve'], { kind: 'usage-error', message: "unknown command 'Solve'; the command is 'solve'" }],
+  [
+    ['Solve'],
+    { kind: 'usage-error', message: "unknown command 'Solve'; the commands are 'solve', 'grade' and 'generate'" },
+  ],
 ];
 
 describe('sudoku command line', () => {

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { FileTally } from '../../functions/formats/index.js';
+import { FileTally, type FileFormat } from '../../functions/formats/index.js';
 import { solveJsonDocument } from '../../functions/formats/json-document.js';
 import { charCount, decodeUtf8, OVERLONG_LINE, splitLines } from '../../functions/formats/line-splitting.js';
 import { runFormat } from './run-format.js';
@@ -39,6 +39,24 @@ describe('limits in characters', () => {
   it('a .txt line of 81 emoji is answered as bad characters, never as a board of 162 cells', async () => {
     const { text, tally } = await runFormat('txt', `${EMOJI.repeat(81)}\n`);
     expect(text).toMatch(/^error line 1: BAD_CHARACTER: Cell at row 1, column 1 is '\u{1F600}'/u);
-    expect(tally.failures[0]?.more).toBe(9);
+    // 81 bad characters: the first is the failure, the other 80 are counted (issue 26).
+    expect(tally.failures[0]?.more).toBe(80);
   });
+});
+
+describe('file reports count every problem of a row (issue 26)', () => {
+  const xs = 'x'.repeat(100_000);
+  const inputs: [FileFormat, string][] = [
+    ['txt', `${xs}\n`],
+    ['csv', `puzzle\n${xs}\n`],
+    ['jsonl', `${JSON.stringify(xs)}\n`],
+    ['json', JSON.stringify([xs])],
+  ];
+  for (const [format, input] of inputs) {
+    it(`.${format}: a row of 100,000 bad characters reports 100,001 problems (the first and 100,000 more)`, async () => {
+      const { tally } = await runFormat(format, input);
+      expect(tally.failures).toHaveLength(1);
+      expect(tally.failures[0]).toMatchObject({ status: 'malformed', more: 100_000 });
+    });
+  }
 });

@@ -24,7 +24,8 @@ export interface TestS3 {
   bucket: string;
   /** Every request the synthesized policies refused, in order. */
   denials: AccessDenial[];
-  put(key: string, body: string | Buffer): Promise<string>;
+  /** Uploads as the admin, with user metadata if given (x-amz-meta-*); resolves with the ETag. */
+  put(key: string, body: string | Buffer, metadata?: Record<string, string>): Promise<string>;
   /** The object's bytes, gunzipped when the key ends in .gz; undefined when there is no such object. */
   text(key: string): Promise<string | undefined>;
   exists(key: string): Promise<boolean>;
@@ -77,8 +78,12 @@ export async function startTestS3(options: Omit<LocalS3ServerOptions, 'port' | '
     admin,
     bucket,
     denials,
-    put: async (key, body) =>
-      (await admin.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }))).ETag ?? '',
+    put: async (key, body, metadata) =>
+      (
+        await admin.send(
+          new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ...(metadata ? { Metadata: metadata } : {}) }),
+        )
+      ).ETag ?? '',
     text,
     exists: async (key) => (await head(key)) !== undefined,
     report: async (sourceKey) => {
@@ -105,4 +110,15 @@ export async function startTestS3(options: Omit<LocalS3ServerOptions, 'port' | '
       rmSync(directory, { recursive: true, force: true });
     },
   };
+}
+
+/** Which status and S3 error code a call got (200/OK, or the error's), for tests of what S3 answers. */
+export async function outcomeOf(call: Promise<unknown>): Promise<{ status: number; code: string }> {
+  try {
+    const answer = (await call) as { $metadata?: { httpStatusCode?: number } } | undefined;
+    return { status: answer?.$metadata?.httpStatusCode ?? 200, code: 'OK' };
+  } catch (error) {
+    const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+    return { status: e.$metadata?.httpStatusCode ?? 0, code: e.name ?? 'Error' };
+  }
 }

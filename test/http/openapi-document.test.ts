@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openApiDocument, PROBLEM_TYPES } from '../../functions/http/index.js';
-import { routes } from '../../functions/http/routes.js';
+import { GATEWAY_ANSWERS } from '../../functions/http/gateway-answers.js';
+import { allowedMethods, routes } from '../../functions/http/routes.js';
 import { SchemaChecker, type Schema } from './json-schema-check.js';
 import { EASY, EASY_SOLUTION, toChars, toNumbers } from '../helpers/boards.js';
 
@@ -29,19 +30,38 @@ describe('the OpenAPI document', () => {
     expect(JSON.parse(JSON.stringify(doc))).toEqual(doc);
   });
 
-  it('describes exactly the routes and methods the adapter serves', () => {
+  it('describes exactly the routes and methods the adapter serves: HEAD wherever GET, and every preflight', () => {
     const served = Object.fromEntries(
-      Object.entries(routes).map(([path, methods]) => [
+      Object.keys(routes).map((path) => [
         path,
-        Object.keys(methods)
-          .map((m) => m.toLowerCase())
-          .sort(),
+        [...allowedMethods(path), 'OPTIONS'].map((m) => m.toLowerCase()).sort(),
       ]),
     );
     const described = Object.fromEntries(
       Object.entries(doc.paths).map(([path, ops]) => [path, Object.keys(ops).sort()]),
     );
     expect(described).toEqual(served);
+  });
+
+  it('lists on every operation, and for unlisted paths and methods, the answers API Gateway gives itself, marked so', () => {
+    const unlisted = (doc as unknown as { 'x-unlisted': Record<string, { responses: Record<string, unknown> }> })[
+      'x-unlisted'
+    ];
+    const all = [
+      ...Object.values(doc.paths).flatMap((ops) => Object.values(ops)),
+      unlisted.paths!,
+      unlisted.methods!,
+    ] as { responses: Record<string, { 'x-answered-by'?: string[] }> }[];
+    for (const operation of all) {
+      for (const answer of Object.values(GATEWAY_ANSWERS)) {
+        expect(operation.responses[String(answer.status)]?.['x-answered-by']).toContain('gateway');
+      }
+      for (const response of Object.values(operation.responses)) expect(response['x-answered-by']).toBeDefined();
+    }
+    expect(Object.keys(unlisted.paths!.responses)).toContain('404');
+    expect(Object.keys(unlisted.methods!.responses)).toContain('405');
+    for (const path of Object.keys(doc.paths))
+      expect(Object.keys(doc.paths[path]!.options!.responses)).toContain('204');
   });
 
   it('resolves every $ref it contains', () => {

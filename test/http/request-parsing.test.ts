@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { handler } from '../../functions/handler/index.js';
 import { MAX_BOARDS, MAX_BODY_BYTES, type HttpResponse } from '../../functions/http/index.js';
@@ -110,16 +111,42 @@ describe('routing', () => {
     expect(routePath('/solve', '$default')).toBe('/solve');
   });
 
-  it('forgives one trailing slash', () => {
-    expect(routePath('/health/', '$default')).toBe('/health');
+  it('serves each route at one URL: a trailing slash is a 404 that names the route meant (issue 26)', async () => {
+    expect(routePath('/health/', '$default')).toBe('/health/');
     expect(routePath('/', '$default')).toBe('/');
+    for (const [method, url] of [
+      ['POST', '/solve/'],
+      ['GET', '/health/'],
+      ['GET', '/openapi.json/'],
+    ] as const) {
+      const result = (await handler(
+        buildHttpApiEvent({ method, url, headers: { 'content-type': 'application/json' }, body: '{}' }),
+        context,
+      )) as HttpResponse;
+      expect(result.statusCode, url).toBe(404);
+      expect(result.headers['content-type']).toBe('application/problem+json');
+      expect(JSON.parse(result.body).detail).toContain(`without the trailing slash: ${url.slice(0, -1)}`);
+    }
   });
 
-  it('answers 405 for HEAD, and for an OPTIONS that is not a CORS preflight, on known routes', async () => {
-    for (const method of ['HEAD', 'OPTIONS']) {
-      const result = (await handler(buildHttpApiEvent({ method, url: '/health' }), context)) as HttpResponse;
-      expect(result.statusCode).toBe(405);
+  it('answers HEAD on a GET route as GET without the body; Allow lists HEAD (issue 26)', async () => {
+    for (const url of ['/', '/health', '/openapi.json']) {
+      const get = (await handler(buildHttpApiEvent({ method: 'GET', url }), context)) as HttpResponse;
+      const head = (await handler(buildHttpApiEvent({ method: 'HEAD', url }), context)) as HttpResponse;
+      expect(head.statusCode, url).toBe(200);
+      expect(head.body).toBe('');
+      expect(head.headers['content-type']).toBe(get.headers['content-type']);
     }
+    const post = (await handler(buildHttpApiEvent({ method: 'POST', url: '/health' }), context)) as HttpResponse;
+    expect(post.headers.allow).toBe('GET, HEAD');
+    const headSolve = (await handler(buildHttpApiEvent({ method: 'HEAD', url: '/solve' }), context)) as HttpResponse;
+    expect(headSolve.statusCode).toBe(405);
+    expect(headSolve.headers.allow).toBe('POST');
+  });
+
+  it('answers 405 for an OPTIONS that is not a CORS preflight, on known routes', async () => {
+    const result = (await handler(buildHttpApiEvent({ method: 'OPTIONS', url: '/health' }), context)) as HttpResponse;
+    expect(result.statusCode).toBe(405);
   });
 
   it('answers 404 for paths that only look like routes', async () => {
@@ -127,6 +154,45 @@ describe('routing', () => {
       const result = (await handler(buildHttpApiEvent({ method: 'GET', url }), context)) as HttpResponse;
       expect(result.statusCode, url).toBe(404);
     }
+  });
+});
+
+describe('charset and content coding (issue 26)', () => {
+  it('takes charset=us-ascii (a subset of UTF-8) for an ASCII body, and refuses non-ASCII labelled so with 400', async () => {
+    for (const type of ['application/json; charset=us-ascii', 'text/plain; charset=US-ASCII']) {
+      const body = type.startsWith('application/json') ? JSON.stringify({ board: EASY }) : EASY;
+      expect((await post(body, type)).statusCode, type).toBe(200);
+      const mislabelled = await post(type.startsWith('application/json') ? '{"board":"é"}' : 'é', type);
+      expect(mislabelled.statusCode, type).toBe(400);
+      expect(JSON.parse(mislabelled.body).type).toMatch(/invalid-encoding$/);
+    }
+  });
+
+  it('refuses any other charset with 415', async () => {
+    for (const charset of ['latin1', 'iso-8859-1', 'utf-16', 'ascii-ish']) {
+      expect((await post(EASY, `text/plain; charset=${charset}`)).statusCode, charset).toBe(415);
+    }
+  });
+
+  it('refuses a compressed body with 415 unsupported-content-encoding and Accept-Encoding: identity, not a base64 message', async () => {
+    const gzipped = gzipSync(JSON.stringify({ board: EASY }));
+    const event = buildHttpApiEvent({
+      method: 'POST',
+      url: '/solve',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: gzipped,
+    });
+    const result = (await handler(event, context)) as HttpResponse;
+    expect(result.statusCode).toBe(415);
+    expect(result.headers['accept-encoding']).toBe('identity');
+    const details = JSON.parse(result.body);
+    expect(details.type).toMatch(/unsupported-content-encoding$/);
+    expect(details.detail).not.toMatch(/base64/);
+    // identity is no coding at all
+    const identity = await post(JSON.stringify({ board: EASY }), 'application/json', (e) => {
+      e.headers['content-encoding'] = 'identity';
+    });
+    expect(identity.statusCode).toBe(200);
   });
 });
 

@@ -83,7 +83,15 @@ describe('local HTTP API over real HTTP', () => {
     expect(answer.status).toBe(200);
     const doc = answer.json() as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toMatch(/^3\.1\./);
-    expect(Object.keys(doc.paths).sort()).toEqual(['/', '/health', '/openapi.json', '/solve']);
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/',
+      '/grade',
+      '/health',
+      '/hint',
+      '/openapi.json',
+      '/puzzle',
+      '/solve',
+    ]);
   });
 
   it('POST /solve solves a string board and answers a string, unique, with stats', async () => {
@@ -201,7 +209,7 @@ describe('local HTTP API over real HTTP', () => {
     const get = await call('GET', '/solve');
     expect(expectProblem(get, 405, 'method-not-allowed').allow).toEqual(['POST']);
     expect(get.headers.get('allow')).toBe('POST');
-    expect((await call('POST', '/health', '{}', 'application/json')).headers.get('allow')).toBe('GET');
+    expect((await call('POST', '/health', '{}', 'application/json')).headers.get('allow')).toBe('GET, HEAD');
     expectProblem(await call('DELETE', '/openapi.json'), 405, 'method-not-allowed');
   });
 

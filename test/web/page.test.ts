@@ -48,7 +48,7 @@ describe('GET / (the handler, run from source)', () => {
     const post = await get('/', {}, 'POST');
     expect(post.statusCode).toBe(405);
     expect(post.headers['content-type']).toBe('application/problem+json');
-    expect(post.headers.allow).toBe('GET');
+    expect(post.headers.allow).toBe('GET, HEAD');
   });
 
   it('sends a CSP that admits exactly the inline script and style of the page, and nothing from elsewhere', async () => {

@@ -1,0 +1,29 @@
+/**
+ * What API Gateway HTTP API answers itself, before (or instead of) the function: its own JSON
+ * `{"message": ...}`, not problem details. The OpenAPI document lists them per route, marked
+ * `x-answered-by: gateway`, and the local twin (functions/local/http-server.ts) gives the same.
+ */
+export const GATEWAY_ANSWERS = {
+  malformedRequest: {
+    status: 400,
+    message: 'Bad Request',
+    when: 'HTTP it cannot read as one request: two Content-Length headers, Content-Length with Transfer-Encoding, a NUL or other control character in a header, a bare LF line end',
+  },
+  bodyTooLarge: { status: 413, message: 'Request Entity Too Large', when: 'a body over 10 MiB (10485760 bytes)' },
+  headersTooLarge: {
+    status: 431,
+    message: 'Request Header Fields Too Large',
+    when: 'a request line and headers over what the gateway reads',
+  },
+  throttled: { status: 429, message: 'Too Many Requests', when: "over the route's throttle (token bucket)" },
+  functionFailed: {
+    status: 500,
+    message: 'Internal Server Error',
+    when: "the function could not answer: its reserved concurrency was all in use, it failed, or its result was over Lambda's 6 MB",
+  },
+} as const;
+
+export type GatewayAnswerName = keyof typeof GATEWAY_ANSWERS;
+
+/** API Gateway refuses a request body over 10 MiB itself (a quota that cannot be raised). */
+export const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;

@@ -1,0 +1,13 @@
+/**
+ * Solving by human techniques: grade a puzzle, hint the next step, generate puzzles at a level.
+ * Pure like the rest of the core; the fast search (../solve.ts) decides uniqueness for all three.
+ */
+export type { Grade, GradeOutcome } from './grade.js';
+export { gradeCells, gradePuzzle } from './grade.js';
+export type { Hint, HintOutcome, HintRequest, HintStep, Placement } from './hint.js';
+export { hint, nextSteps } from './hint.js';
+export type { GenerateOptions, GenerateOutcome } from './generate.js';
+export { generatePuzzle } from './generate.js';
+export type { Level, TechniqueName } from './step.js';
+export { LEVELS } from './step.js';
+export { TECHNIQUES } from './techniques.js';

@@ -1,0 +1,88 @@
+// The logical solve the grade and the generator share: singles until stuck, then the easiest
+// technique that removes anything, then singles again; a guess (the solution's digit in the
+// cell with the fewest candidates) only when no technique applies. Tallies go into a reused
+// Int32Array, so a solve that only needs singles allocates nothing.
+import { POPCOUNT } from './geometry.js';
+import type { Grid } from './grid.js';
+import { HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, settleSingles } from './singles.js';
+import { applyStep, type Level, type Step } from './step.js';
+import { LEVEL_RANK, TECHNIQUE_INDEX, TECHNIQUES } from './techniques.js';
+
+export interface RunResult {
+  /** Uses per technique, indexed like TECHNIQUES. */
+  counts: Int32Array;
+  /** The hardest step's difficulty, and its technique's index. */
+  score: number;
+  hardest: number;
+  /** The level of the hardest technique used; above `maxLevel` means the run stopped there. */
+  level: Level;
+}
+
+const singles = new Int32Array(3);
+const HIDDEN = TECHNIQUE_INDEX['hidden-single'];
+const NAKED = TECHNIQUE_INDEX['naked-single'];
+const GUESS = TECHNIQUE_INDEX.guess;
+const LEVEL_NAMES: readonly Level[] = ['easy', 'medium', 'hard', 'expert', 'extreme'];
+
+/**
+ * Solve `g` logically in place. `solution` supplies guesses. With `maxLevel`, stops as soon
+ * as a technique above it would be needed (the generator's early reject); the result's level
+ * then says so. `onStep` sees every non-single step (tests check each one).
+ */
+export function runLogic(
+  g: Grid,
+  solution: ArrayLike<number>,
+  maxLevel: Level = 'extreme',
+  onStep?: (step: Step) => void,
+): RunResult {
+  const counts = new Int32Array(TECHNIQUES.length);
+  const cap = LEVEL_RANK[maxLevel];
+  let score = 0;
+  let hardest = -1;
+  let rank = 0;
+  const credit = (index: number, value: number) => {
+    if (value > score) {
+      score = value;
+      hardest = index;
+    }
+    const r = LEVEL_RANK[TECHNIQUES[index]!.level];
+    if (r > rank) rank = r;
+  };
+  outer: for (;;) {
+    singles.fill(0);
+    settleSingles(g, singles);
+    counts[HIDDEN]! += singles[0]! + singles[1]!;
+    counts[NAKED]! += singles[2]!;
+    if (singles[0]) credit(HIDDEN, HIDDEN_SINGLE_BOX);
+    if (singles[1]) credit(HIDDEN, HIDDEN_SINGLE_LINE);
+    if (singles[2]) credit(NAKED, NAKED_SINGLE);
+    if (g.empty === 0) break;
+    for (let i = 0; i < TECHNIQUES.length; i++) {
+      const t = TECHNIQUES[i]!;
+      if (!t.find) continue;
+      if (LEVEL_RANK[t.level] > cap) break;
+      const step = t.find(g);
+      if (!step) continue;
+      onStep?.(step);
+      applyStep(g, step);
+      counts[i]!++;
+      credit(i, step.score);
+      continue outer;
+    }
+    if (cap < LEVEL_RANK.extreme) {
+      rank = cap + 1;
+      break;
+    }
+    // The guess goes where a person would try one: the cell with the fewest candidates.
+    let best = -1;
+    for (let c = 0; c < 81; c++) {
+      const m = g.cand[c]!;
+      if (m && (best < 0 || POPCOUNT[m]! < POPCOUNT[g.cand[best]!]!)) best = c;
+    }
+    if (best < 0) break;
+    g.place(best, solution[best]!);
+    counts[GUESS]!++;
+    credit(GUESS, TECHNIQUES[GUESS]!.score);
+  }
+  return { counts, score, hardest, level: LEVEL_NAMES[rank]! };
+}

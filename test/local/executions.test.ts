@@ -1,0 +1,87 @@
+// Files invocations as Lambda runs them: ended at the function's timeout, asynchronous ones
+// retried twice and then kept as the failed-events queue keeps them; and the function itself
+// stops with time left, so no invocation dies at its timeout with nothing said.
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localCredentials } from '../../functions/local/iam/local-account.js';
+import { invokeFunction, invokeFunctionAsync } from '../../functions/local/executions.js';
+import type { FailedEventRecord } from '../../functions/local/executions.js';
+import { readPuzzleSet } from '../helpers/puzzle-sets.js';
+import { startTestS3 } from '../helpers/local-s3.js';
+import type { TestS3 } from '../helpers/local-s3.js';
+import { startS3Proxy } from '../helpers/s3-proxy.js';
+import type { S3Proxy } from '../helpers/s3-proxy.js';
+
+let s3: TestS3;
+let proxy: S3Proxy;
+beforeAll(async () => {
+  s3 = await startTestS3();
+  proxy = await startS3Proxy(s3.server.endpoint);
+  // What the executions' S3 client reads (a worker thread takes the environment at its start).
+  const { accessKeyId, secretAccessKey } = localCredentials('files');
+  Object.assign(process.env, {
+    S3_ENDPOINT: proxy.endpoint,
+    S3_ACCESS_KEY_ID: accessKeyId,
+    S3_SECRET_ACCESS_KEY: secretAccessKey,
+  });
+});
+afterAll(async () => {
+  await proxy?.close();
+  await s3?.close();
+});
+
+describe('a file longer than one invocation', () => {
+  const key = 'incoming/long/hardest.txt';
+  beforeAll(async () => {
+    const hardest = readPuzzleSet('puzzles6_forum_hardest_1106');
+    await s3.put(key, `${Array.from({ length: 400 }, () => hardest.join('\n')).join('\n')}\n`);
+  });
+
+  it('stops with time left: a failed report says why and how far it got, no output, no upload left behind', async () => {
+    const invocation = await invokeFunction(await s3.eventFor(key), { timeoutMs: 5000 });
+    expect(invocation.ok).toBe(true);
+    const report = await s3.report(key);
+    expect(report).toMatchObject({ outcome: 'failed', output: { written: false }, error: { code: 'TIME_LIMIT' } });
+    expect(report.error?.message).toMatch(/Split it into smaller files/);
+    expect(report.counts.rowsReadBeforeError).toBeGreaterThan(0);
+    expect(report.counts.rowsReadBeforeError).toBeLessThan(150_000);
+    expect(await s3.exists('solved/long/hardest.txt')).toBe(false);
+    const uploads = await s3.admin.send(new ListMultipartUploadsCommand({ Bucket: s3.bucket, Prefix: 'solved/long/' }));
+    expect(uploads.Uploads ?? []).toEqual([]);
+  });
+
+  it('is not started again for the same version: the report says it cannot fit', async () => {
+    const invocation = await invokeFunction(await s3.eventFor(key), { timeoutMs: 5000 });
+    expect(invocation).toMatchObject({ ok: true, result: [{ status: 'skipped', reason: 'already-failed' }] });
+  });
+});
+
+describe('an invocation that passes its timeout', () => {
+  it('is ended there, retried twice, then kept as the failed-events queue keeps it', async () => {
+    const key = 'incoming/stuck/never.txt';
+    await s3.put(key, 'x\n');
+    const event = await s3.eventFor(key);
+    // S3 never answers this file's HEAD: the invocation hangs inside an S3 call, as a stuck one does.
+    proxy.stallWhere((r) => r.method === 'HEAD' && r.url.includes('/stuck/'));
+    const failedEventsDir = mkdtempSync(path.join(os.tmpdir(), 'sudoku-failed-events-'));
+    const { invocation, attempts, failedEventFile } = await invokeFunctionAsync(event, {
+      timeoutMs: 1000,
+      retryDelayMs: 10,
+      failedEventsDir,
+    });
+    proxy.stallWhere(undefined);
+    expect(invocation).toMatchObject({ ok: false, errorType: 'Sandbox.Timedout', timedOut: true });
+    expect(invocation.ok || invocation.errorMessage).toBe('Task timed out after 1.00 seconds');
+    expect(attempts).toBe(3);
+    expect(failedEventFile && existsSync(failedEventFile)).toBe(true);
+    const record = JSON.parse(readFileSync(failedEventFile!, 'utf8')) as FailedEventRecord;
+    expect(record).toMatchObject({
+      requestContext: { condition: 'RetriesExhausted', approximateInvokeCount: 3 },
+      responsePayload: { errorType: 'Sandbox.Timedout' },
+      requestPayload: event,
+    });
+  });
+});

@@ -1,0 +1,57 @@
+// gradePuzzle: the level is the hardest technique's level, the score the hardest step's, and a
+// board that is not a proper puzzle gets the same problems as solving it.
+import { describe, expect, it } from 'vitest';
+import { gradePuzzle, LEVELS, TECHNIQUES } from '../../functions/sudoku/logic/index.js';
+import { DUPLICATE, EASY, EASY_SOLUTION, MULTIPLE, NO_SOLUTION_DEEP, toChars, toNumbers } from '../helpers/boards.js';
+import { readPuzzleSet } from '../helpers/puzzle-sets.js';
+
+const levelOf = Object.fromEntries(TECHNIQUES.map((t) => [t.name, t.level]));
+
+describe('gradePuzzle', () => {
+  it('grades a singles-only puzzle easy, with the solution, in any board shape', () => {
+    for (const board of [EASY, toChars(EASY), toNumbers(EASY)]) {
+      const r = gradePuzzle(board);
+      if (!r.ok) throw new Error(JSON.stringify(r.problems));
+      expect(r.grade.level).toBe('easy');
+      expect(['hidden-single', 'naked-single']).toContain(r.grade.hardest);
+      expect(r.unique).toBe(true);
+      expect([...r.solution].join('')).toBe(EASY_SOLUTION);
+    }
+  });
+
+  it.each([
+    [MULTIPLE, 'MULTIPLE_SOLUTIONS'],
+    [NO_SOLUTION_DEEP, 'NO_SOLUTION'],
+    [DUPLICATE, 'DUPLICATE_IN_ROW'],
+    ['12345', 'WRONG_LENGTH'],
+  ])('reports a board that is not a proper puzzle with the problems solving reports (%#: %s)', (board, code) => {
+    const r = gradePuzzle(board);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.problems.map((p) => p.code)).toContain(code);
+  });
+
+  it('level is the hardest level among the techniques used, score that of the hardest one', () => {
+    for (const p of readPuzzleSet('puzzles2_17_clue').slice(0, 300)) {
+      const r = gradePuzzle(p);
+      if (!r.ok) throw new Error(p);
+      const used = Object.keys(r.grade.techniques);
+      const top = Math.max(...used.map((t) => LEVELS.indexOf(levelOf[t]!)));
+      expect(r.grade.level).toBe(LEVELS[top]);
+      expect(used).toContain(r.grade.hardest);
+      expect(r.grade.score).toBeGreaterThanOrEqual(TECHNIQUES.find((t) => t.name === r.grade.hardest)!.score);
+      // every empty cell is filled by a single or a guess
+      const placed = (r.grade.techniques['hidden-single'] ?? 0) + (r.grade.techniques['naked-single'] ?? 0);
+      expect(placed + (r.grade.techniques.guess ?? 0)).toBe(p.split('').filter((c) => c === '.').length);
+    }
+  });
+
+  it('grades every puzzle of a sample of the SE 11+ list expert or extreme', () => {
+    const set = readPuzzleSet('puzzles5_forum_hardest_1905_11+');
+    const step = Math.floor(set.length / 40);
+    for (let i = 0; i < set.length; i += step) {
+      const r = gradePuzzle(set[i]!);
+      if (!r.ok) throw new Error(set[i]);
+      expect(['expert', 'extreme'], `line ${i}`).toContain(r.grade.level);
+    }
+  });
+});
