@@ -926,8 +926,6 @@ describe.skipIf(!chromiumPath)('issue 25: files of any length, in the page', () 
       await page.getByText(/four\.txt: 4,000 puzzles, 4,000 solved, 0 not/).waitFor({ timeout: 60_000 });
       expect(statuses).toContain(429);
       expect(await page.locator('#progress-text').textContent()).toMatch(/waited out the API's throttle/);
-      const progressShot = await screenshot(page, 'file-progress.png');
-      docsImage(progressShot, 'web-file.png');
 
       await fileInput(page).setInputFiles({
         name: 'many.txt',
@@ -935,6 +933,7 @@ describe.skipIf(!chromiumPath)('issue 25: files of any length, in the page', () 
         buffer: Buffer.from(lines(40_000)),
       });
       await page.getByText(/many\.txt: [1-9][\d,]* of 40,000 lines answered/).waitFor({ timeout: 30_000 });
+      docsImage(await screenshot(page, 'file-progress.png'), 'web-file.png');
       await page.getByRole('button', { name: 'Cancel' }).click();
       await page.getByText(/Cancelled after [\d,]+ of 40,000 lines/).waitFor();
       const { bytes } = await downloadOf(page);
