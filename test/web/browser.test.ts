@@ -934,6 +934,17 @@ describe.skipIf(!chromiumPath)('issue 25: files of any length, in the page', () 
       });
       await page.getByText(/many\.txt: [1-9][\d,]* of 40,000 lines answered/).waitFor({ timeout: 30_000 });
       docsImage(await screenshot(page, 'file-progress.png'), 'web-file.png');
+      // The answers so far, while it runs: whole lines from the first, in order.
+      const [partial] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download the answers so far' }).click(),
+      ]);
+      expect(partial.suggestedFilename()).toBe('many.solved.txt');
+      const soFar = readFileSync((await partial.path())!, 'utf8')
+        .trimEnd()
+        .split('\n');
+      expect(soFar.length).toBeGreaterThanOrEqual(1000);
+      expect(soFar.every((l) => l === EASY_SOLUTION)).toBe(true);
       await page.getByRole('button', { name: 'Cancel' }).click();
       await page.getByText(/Cancelled after [\d,]+ of 40,000 lines/).waitFor();
       const { bytes } = await downloadOf(page);
