@@ -80,9 +80,9 @@ export const defaults: Settings = {
   apiTimeoutSeconds: FUNCTION_TIMEOUT_DEFAULTS.api,
   apiReservedConcurrency: 100,
   // What derivedThrottle(100, 'none') gives (a test holds them equal): with W = 0.5 s, POST /solve
-  // holds 28 + 111/s x 0.5 s = 83.5 executions and the other routes 16.5: 100 in flight at most.
-  apiRateLimit: 111,
-  apiBurstLimit: 28,
+  // holds 26 + 104/s x 0.5 s = 78 executions and the other routes 21.5: 99.5 in flight at most.
+  apiRateLimit: 104,
+  apiBurstLimit: 26,
   apiAuth: 'none',
   filesMemoryMb: 1769,
   filesTimeoutSeconds: FUNCTION_TIMEOUT_DEFAULTS.files,
@@ -128,6 +128,11 @@ export const SMALL_ROUTE_THROTTLES: Readonly<Record<string, RouteThrottle>> = {
   'GET /': { rate: 5, burst: 5 },
   'GET /health': { rate: 2, burst: 2 },
   'GET /openapi.json': { rate: 2, burst: 2 },
+  // Grading, hints and generating (docs/grading.md): each request's work is bounded like /solve's
+  // (W), so each takes from the pool what its bucket admits; kept small so POST /solve keeps >= 100/s.
+  'POST /grade': { rate: 1, burst: 1 },
+  'POST /hint': { rate: 2, burst: 1 },
+  'GET /puzzle': { rate: 1, burst: 1 },
   $default: { rate: 2, burst: 2 },
 };
 

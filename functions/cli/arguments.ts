@@ -1,6 +1,7 @@
 import { isFileFormat } from '../formats/index.js';
 import type { FileFormat } from '../formats/index.js';
 import { parseThreadCount } from '../parallel/index.js';
+import { type GenerateCommand, type GradeCommand, parseToolkitArguments, TOOLKIT_HELP } from './toolkit-arguments.js';
 
 /** What the command line asks for. */
 export type CliCommand =
@@ -13,6 +14,8 @@ export type CliCommand =
       /** Threads solving the rows; every CPU when not given. */
       threads?: number;
     }
+  | GradeCommand
+  | GenerateCommand
   | { kind: 'usage-error'; message: string };
 
 const usageError = (message: string): CliCommand => ({ kind: 'usage-error', message });
@@ -22,7 +25,9 @@ export function parseArguments(argv: readonly string[]): CliCommand {
   if (argv.length === 0) return usageError('missing command; try: sudoku solve FILE');
   if (argv.includes('-h') || argv.includes('--help') || argv[0] === 'help') return { kind: 'help' };
   const [command, ...rest] = argv;
-  if (command !== 'solve') return usageError(`unknown command '${command}'; the command is 'solve'`);
+  if (command === 'grade' || command === 'generate') return parseToolkitArguments(command, rest);
+  if (command !== 'solve')
+    return usageError(`unknown command '${command}'; the commands are 'solve', 'grade' and 'generate'`);
   let input: string | undefined;
   let output: string | undefined;
   let format: FileFormat | undefined;
@@ -60,7 +65,8 @@ export function parseArguments(argv: readonly string[]): CliCommand {
   return { kind: 'solve', input: input ?? '-', output, format, ...(threads === undefined ? {} : { threads }) };
 }
 
-export const HELP = `Usage: sudoku solve [FILE|-] [-o OUT] [--format txt|csv|jsonl|json] [--threads N]
+export const HELP = `Usage: sudoku solve [FILE|-] [-o OUT] [--format txt|csv|jsonl|json] [--threads N]${TOOLKIT_HELP}
+solve:
 
 Solves every puzzle of FILE (or standard input, when FILE is '-' or missing) and writes one
 answer per input line, in order: the 81-digit solution, or for a line that cannot be solved a

@@ -2,6 +2,7 @@ import { parseArguments } from './arguments.js';
 import { EXIT_ALL_SOLVED, EXIT_USAGE } from './arguments.js';
 import { HELP } from './arguments.js';
 import { runSolve } from './solve-command.js';
+import { runGenerate, runGrade } from './toolkit-commands.js';
 import type { CliStreams } from './solve-command.js';
 
 // Entry of the `sudoku` command (bundled to dist/cli/index.mjs, run by bin/sudoku.mjs).
@@ -24,5 +25,9 @@ export async function runCli(argv: readonly string[], io: CliStreams): Promise<n
       return EXIT_USAGE;
     case 'solve':
       return runSolve(command, io);
+    case 'grade':
+      return runGrade(command, io);
+    case 'generate':
+      return runGenerate(command, io);
   }
 }

@@ -36,17 +36,18 @@ export async function* solveRowBatches(
   tally: FileTally,
   solver: BatchSolver = IN_THREAD_SOLVER,
   cut: CutOptions = {},
+  grade = false,
 ): AsyncGenerator<Buffer> {
   const inFlight: { answer: Promise<BatchAnswer>; lines: number }[] = [];
   const next = async (): Promise<Buffer> => {
     const pending = inFlight.shift()!;
     const answer = await pending.answer;
     tally.readAhead(-pending.lines);
-    tally.merge(answer.counts, answer.failures);
+    tally.merge(answer.counts, answer.failures, answer.levels);
     return Buffer.from(answer.text.buffer, answer.text.byteOffset, answer.text.length);
   };
   for await (const batch of cutRowBatches(source, format, cut)) {
-    const answer = solver.solve(batch);
+    const answer = solver.solve(grade ? { ...batch, grade } : batch);
     // Awaited in order below; until then a failure must not count as unhandled.
     answer.catch(() => undefined);
     const { lines } = batch;

@@ -17,6 +17,9 @@ interface Columns {
   solution: number;
   status: number;
   error: number;
+  /** The grade's columns, when the rows are graded (-1 otherwise). */
+  level: number;
+  score: number;
   width: number;
 }
 
@@ -25,7 +28,7 @@ function findColumn(names: readonly string[], wanted: readonly string[]): number
 }
 
 /** Reads the header; existing solution/status/error columns are filled, missing ones appended. */
-function readHeader(fields: string[], lineNo: number): { columns: Columns; header: string[] } {
+function readHeader(fields: string[], lineNo: number, grade: boolean): { columns: Columns; header: string[] } {
   const names = fields.map((f) => f.trim().toLowerCase());
   const puzzle = findColumn(names, PUZZLE_COLUMNS);
   if (puzzle < 0) {
@@ -45,7 +48,9 @@ function readHeader(fields: string[], lineNo: number): { columns: Columns; heade
   const solution = columnFor(SOLUTION_COLUMNS, 'solution');
   const status = columnFor(['status'], 'status');
   const error = columnFor(['error'], 'error');
-  return { columns: { puzzle, solution, status, error, width: header.length }, header };
+  const level = grade ? columnFor(['level'], 'level') : -1;
+  const score = grade ? columnFor(['score'], 'score') : -1;
+  return { columns: { puzzle, solution, status, error, level, score, width: header.length }, header };
 }
 
 function answerRecord(fields: string[], columns: Columns, result: RowResult): string {
@@ -54,6 +59,8 @@ function answerRecord(fields: string[], columns: Columns, result: RowResult): st
   out[columns.solution] = result.problems ? '' : (result.solution as string);
   out[columns.status] = result.status;
   out[columns.error] = result.problems ? describeProblem(result.problems[0]!) : '';
+  if (columns.level >= 0) out[columns.level] = result.grade?.level ?? '';
+  if (columns.score >= 0) out[columns.score] = result.grade ? String(result.grade.score) : '';
   return formatCsvRecord(out);
 }
 
@@ -62,21 +69,21 @@ function answerRecord(fields: string[], columns: Columns, result: RowResult): st
  * solution, status and error columns filled. A quoted field may span lines; its record is
  * answered once complete, and its answer spans the same number of lines.
  */
-export function createCsvCodec(): LineCodec {
+export function createCsvCodec(grade = false): LineCodec {
   let columns: Columns | undefined;
   let open: { text: string; start: number } | undefined;
 
   const record = (text: string, start: number, tally: FileTally): string => {
     const fields = parseCsvRecord(text);
     if (!columns) {
-      const read = readHeader(fields, start);
+      const read = readHeader(fields, start, grade);
       columns = read.columns;
       return formatCsvRecord(read.header);
     }
     const place = { line: start };
     const result =
       fields.length > columns.puzzle
-        ? solveRow(fields[columns.puzzle]!, place)
+        ? solveRow(fields[columns.puzzle]!, place, grade)
         : failedRow(
             [
               {

@@ -10,6 +10,7 @@ export { solvePuzzleStream, solveText } from './solve-stream.js';
 export type { SolvePuzzleStreamOptions } from './solve-stream.js';
 export { MAX_JSON_CHARS } from './json-document.js';
 export { describeProblem } from './row-json.js';
+export { levelHistogram } from './row-grade.js';
 export type { RowJson } from './row-json.js';
 export { answerBatch } from './row-batch.js';
 export type { BatchAnswer, BatchFormat, RowBatch } from './row-batch.js';

@@ -24,6 +24,7 @@ export async function* solveJsonDocument(
   chunks: AsyncIterable<string>,
   tally: FileTally,
   maxChars = MAX_JSON_CHARS,
+  grade = false,
 ): AsyncGenerator<string> {
   const parts: string[] = [];
   let size = 0;
@@ -49,7 +50,7 @@ export async function* solveJsonDocument(
   const { boards, wrapped } = boardsOf(document);
   let out = wrapped ? '{"results": [' : '[';
   for (let index = 0; index < boards.length; index++) {
-    const result = solveRow(boardOf(boards[index]), { index });
+    const result = solveRow(boardOf(boards[index]), { index }, grade);
     tally.record(result);
     out += (index ? ',\n' : '\n') + JSON.stringify(rowJson(result));
     if (out.length > 1 << 16) {

@@ -5,7 +5,7 @@ import { boardOf, rowJson } from './row-json.js';
 import { failedRow, solveRow } from './row-result.js';
 import type { RowResult } from './row-result.js';
 
-function solveJsonLine(line: string, lineNo: number): RowResult {
+function solveJsonLine(line: string, lineNo: number, grade: boolean): RowResult {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -13,18 +13,18 @@ function solveJsonLine(line: string, lineNo: number): RowResult {
     const reason = error instanceof Error ? error.message : String(error);
     return failedRow([{ code: 'MALFORMED_JSON', message: `The line is not valid JSON: ${reason}.` }], { line: lineNo });
   }
-  return solveRow(boardOf(value), { line: lineNo });
+  return solveRow(boardOf(value), { line: lineNo }, grade);
 }
 
 /** `.jsonl`: one board a line in any accepted shape (or `{"board": ...}`); one result object a line out. */
-export function createJsonlCodec(): LineCodec {
+export function createJsonlCodec(grade = false): LineCodec {
   return {
     line(line, lineNo, tally) {
       if (line !== OVERLONG_LINE && line.trim() === '') {
         tally.blank();
         return '';
       }
-      const result = line === OVERLONG_LINE ? overlongRow(lineNo) : solveJsonLine(line, lineNo);
+      const result = line === OVERLONG_LINE ? overlongRow(lineNo) : solveJsonLine(line, lineNo, grade);
       tally.record(result);
       return JSON.stringify(rowJson(result));
     },

@@ -1,4 +1,5 @@
 import { countSolutions } from '../sudoku/index.js';
+import { countLevel, emptyLevelCounts, gradeRow } from './row-grade.js';
 import { createJsonlCodec } from './jsonl-codec.js';
 import type { LineCodec } from './line-codec.js';
 import { OVERLONG_LINE } from './line-splitting.js';
@@ -26,6 +27,8 @@ export interface RowBatch {
   overlong: number[];
   /** Longest line answered as a row (MAX_LINE_CHARS unless a test says otherwise). */
   maxLineChars: number;
+  /** Grade the rows with exactly one solution (counted in the answer's `levels`). */
+  grade?: boolean;
 }
 
 /** The answer to a batch: the output lines, and what the file's tally must add. */
@@ -35,6 +38,8 @@ export interface BatchAnswer {
   counts: RowCounts;
   /** Every failed row of the batch, in order (a batch is bounded, so this is too). */
   failures: RowFailure[];
+  /** Graded rows per level (as LEVELS), when the batch asked for grades. */
+  levels?: number[];
 }
 
 const NEWLINE = 10;
@@ -103,7 +108,13 @@ const search = { count: 0, guesses: 0 };
  * it tested each byte and wrote the answer a byte at a time; so the bytes are mapped by a table
  * with no branch to mispredict (givens fall at random places), and the answer is copied whole.
  */
-function answerPlainRow(bytes: Uint8Array, start: number, out: ByteWriter, counts: RowCounts): boolean {
+function answerPlainRow(
+  bytes: Uint8Array,
+  start: number,
+  out: ByteWriter,
+  counts: RowCounts,
+  levels: number[] | undefined,
+): boolean {
   let seen = 0;
   for (let i = 0; i < 81; i++) {
     const cell = CELL_OF_BYTE[bytes[start + i]!]!;
@@ -113,6 +124,7 @@ function answerPlainRow(bytes: Uint8Array, start: number, out: ByteWriter, count
   if (seen & NOT_A_CELL) return false;
   const { count } = countSolutions(givens, 2, solution, FAST_PATH_GUESSES, search);
   if (count !== 1 && count !== 2) return false;
+  if (levels && count === 1) countLevel(levels, gradeRow(givens, solution).level);
   for (let w = 0; w < 21; w++) solutionWords[w]! |= ZEROS;
   out.reserve(82);
   out.bytes.set(solution, out.length);
@@ -139,8 +151,8 @@ function afterPlainLength(bytes: Uint8Array, start: number): number {
   return bytes[end + 1] === NEWLINE ? end + 2 : -1;
 }
 
-function codecFor(format: BatchFormat): LineCodec {
-  return format === 'txt' ? createTxtCodec() : createJsonlCodec();
+function codecFor(format: BatchFormat, grade: boolean): LineCodec {
+  return format === 'txt' ? createTxtCodec(grade) : createJsonlCodec(grade);
 }
 
 /**
@@ -152,7 +164,10 @@ export function answerBatch(batch: RowBatch): BatchAnswer {
   const { bytes, format } = batch;
   const tally = new FileTally({ failureCap: Number.POSITIVE_INFINITY });
   const counts = tally.counts;
-  const codec = codecFor(format);
+  const grade = batch.grade === true;
+  const codec = codecFor(format, grade);
+  // The fast path counts its levels here; the general one in the tally (merged below).
+  const levels = grade ? emptyLevelCounts() : undefined;
   const out = new ByteWriter(bytes.length + 1024);
   const overlong = new Set(batch.overlong);
   const txt = format === 'txt';
@@ -160,7 +175,7 @@ export function answerBatch(batch: RowBatch): BatchAnswer {
   for (let index = 0; start < bytes.length; index++) {
     if (txt) {
       const after = afterPlainLength(bytes, start);
-      if (after >= 0 && answerPlainRow(bytes, start, out, counts)) {
+      if (after >= 0 && answerPlainRow(bytes, start, out, counts, levels)) {
         start = after;
         continue;
       }
@@ -181,5 +196,7 @@ export function answerBatch(batch: RowBatch): BatchAnswer {
     if (answer !== undefined) out.text(answer);
     start = next;
   }
-  return { text: out.done(), counts, failures: tally.failures };
+  if (!levels) return { text: out.done(), counts, failures: tally.failures };
+  for (let i = 0; i < levels.length; i++) levels[i]! += tally.levels[i]!;
+  return { text: out.done(), counts, failures: tally.failures, levels };
 }

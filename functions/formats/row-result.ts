@@ -1,5 +1,7 @@
-import { solveBoard } from '../sudoku/index.js';
+import { parseBoard, solveBoard, solveParsed } from '../sudoku/index.js';
 import type { BoardOutput, Problem } from '../sudoku/index.js';
+import type { Grade } from '../sudoku/logic/index.js';
+import { gradeRow } from './row-grade.js';
 import type { RowProblem, RowStatus } from './types.js';
 import { MAX_LINE_CHARS } from './line-splitting.js';
 
@@ -8,13 +10,14 @@ export type RowPlace = { line: number } | { index: number };
 
 /** The answer to one row: a solution in the shape the row was given in, or its problems. */
 export type RowResult =
-  | { status: 'unique' | 'multiple'; solution: BoardOutput; problems?: undefined }
+  | { status: 'unique' | 'multiple'; solution: BoardOutput; problems?: undefined; grade?: Grade }
   | {
       status: Exclude<RowStatus, 'unique' | 'multiple'>;
       solution?: undefined;
       problems: RowProblem[];
       /** All the row's problems, listed or not (the core lists the first bad characters and counts the rest). */
       problemsTotal: number;
+      grade?: undefined;
     };
 
 function statusOf(problem: RowProblem): Exclude<RowStatus, 'unique' | 'multiple'> {
@@ -41,11 +44,23 @@ export function failedRow(
   return { status: statusOf(placed[0]!), problems: placed, problemsTotal: Math.max(problemsTotal, placed.length) };
 }
 
-/** Solve one board of a file, counting to two solutions so reports can tell unique from multiple. Never throws. */
-export function solveRow(input: unknown, place: RowPlace): RowResult {
-  const outcome = solveBoard(input, { checkUnique: true });
+/**
+ * Solve one board of a file, counting to two solutions so reports can tell unique from multiple;
+ * with `grade`, a unique one is also graded by the techniques it needs. Never throws.
+ */
+export function solveRow(input: unknown, place: RowPlace, grade = false): RowResult {
+  if (!grade) {
+    // The search's own fast path for text rows; the givens are only needed for a grade.
+    const outcome = solveBoard(input, { checkUnique: true });
+    if (!outcome.ok) return failedRow(outcome.problems, place, outcome.problemsTotal);
+    return { status: outcome.unique === false ? 'multiple' : 'unique', solution: outcome.solution };
+  }
+  const parsed = parseBoard(input);
+  if (!parsed.ok) return failedRow(parsed.problems, place, parsed.problemsTotal);
+  const outcome = solveParsed(parsed.board, { checkUnique: true });
   if (!outcome.ok) return failedRow(outcome.problems, place, outcome.problemsTotal);
-  return { status: outcome.unique === false ? 'multiple' : 'unique', solution: outcome.solution };
+  if (outcome.unique === false) return { status: 'multiple', solution: outcome.solution };
+  return { status: 'unique', solution: outcome.solution, grade: gradeRow(parsed.board.cells, outcome.cells) };
 }
 
 /** The answer to a line longer than any row can be. */

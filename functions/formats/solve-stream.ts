@@ -16,20 +16,27 @@ import { decodeUtf8 } from './line-splitting.js';
 import { createTxtCodec } from './txt-codec.js';
 import type { FileFormat } from './types.js';
 
-function codecFor(format: Exclude<FileFormat, 'json'>): LineCodec {
+function codecFor(format: Exclude<FileFormat, 'json'>, grade: boolean): LineCodec {
   switch (format) {
     case 'txt':
-      return createTxtCodec();
+      return createTxtCodec(grade);
     case 'csv':
-      return createCsvCodec();
+      return createCsvCodec(grade);
     case 'jsonl':
-      return createJsonlCodec();
+      return createJsonlCodec(grade);
   }
 }
 
 /** Text in, answered text out, in the given format. The building block under `solvePuzzleStream`. */
-export function solveText(text: AsyncIterable<string>, format: FileFormat, tally: FileTally): AsyncGenerator<string> {
-  return format === 'json' ? solveJsonDocument(text, tally) : solveLines(splitLines(text), codecFor(format), tally);
+export function solveText(
+  text: AsyncIterable<string>,
+  format: FileFormat,
+  tally: FileTally,
+  grade = false,
+): AsyncGenerator<string> {
+  return format === 'json'
+    ? solveJsonDocument(text, tally, undefined, grade)
+    : solveLines(splitLines(text), codecFor(format, grade), tally);
 }
 
 /**
@@ -55,6 +62,11 @@ export interface SolvePuzzleStreamOptions extends FileTallyOptions {
   batches?: BatchSolver;
   /** Count into this tally (so a caller still has the counts when the stream fails); a new one by default. */
   tally?: FileTally;
+  /**
+   * Grade every row with exactly one solution (functions/formats/row-grade.ts): the tally counts
+   * levels, a .csv output gains level and score columns. Off by default (a grade costs ~10x a solve).
+   */
+  grade?: boolean;
 }
 
 /**
@@ -70,8 +82,10 @@ export async function solvePuzzleStream(options: SolvePuzzleStreamOptions): Prom
   const stages: PipelineStage[] = [options.input];
   if (options.gunzip) stages.push(gunzipOrFormatError(options.input));
   stages.push(async function* solving(source: AsyncIterable<Buffer>) {
-    if (isBatchFormat(options.format)) yield* solveRowBatches(source, options.format, tally, options.batches);
-    else yield* solveText(decodeUtf8(source), options.format, tally);
+    const grade = options.grade === true;
+    if (isBatchFormat(options.format))
+      yield* solveRowBatches(source, options.format, tally, options.batches, {}, grade);
+    else yield* solveText(decodeUtf8(source), options.format, tally, grade);
   });
   if (options.gzip) stages.push(createGzip());
   stages.push(options.output);

@@ -1,3 +1,4 @@
+import { addLevelCounts, countLevel, emptyLevelCounts } from './row-grade.js';
 import type { RowResult } from './row-result.js';
 import type { RowCounts, RowFailure } from './types.js';
 
@@ -21,6 +22,8 @@ export class FileTally {
   readonly counts: RowCounts = emptyRowCounts();
   readonly failures: RowFailure[] = [];
   failuresTotal = 0;
+  /** Graded rows per level (as LEVELS), when the rows are graded. */
+  readonly levels = emptyLevelCounts();
   private readonly cap: number;
   private readonly onFailure: ((failure: RowFailure) => void) | undefined;
 
@@ -40,6 +43,7 @@ export class FileTally {
       case 'unique':
         c.solved++;
         c.unique++;
+        if (result.grade) countLevel(this.levels, result.grade.level);
         return;
       case 'multiple':
         c.solved++;
@@ -79,7 +83,8 @@ export class FileTally {
     return this.counts.rows + this.linesReadAhead;
   }
 
-  merge(counts: Readonly<RowCounts>, failures: readonly RowFailure[]): void {
+  merge(counts: Readonly<RowCounts>, failures: readonly RowFailure[], levels?: readonly number[]): void {
+    if (levels) addLevelCounts(this.levels, levels);
     const c = this.counts;
     c.rows += counts.rows;
     c.blank += counts.blank;

@@ -11,7 +11,7 @@ export function txtAnswer(result: RowResult): string {
 }
 
 /** `.txt`: one puzzle a line in; the 81-digit solution, or `error: CODE: reason`, a line out. */
-export function createTxtCodec(): LineCodec {
+export function createTxtCodec(grade = false): LineCodec {
   return {
     line(line, lineNo, tally) {
       if (line === OVERLONG_LINE) {
@@ -23,7 +23,7 @@ export function createTxtCodec(): LineCodec {
         tally.blank();
         return '';
       }
-      const result = solveRow(line, { line: lineNo });
+      const result = solveRow(line, { line: lineNo }, grade);
       tally.record(result);
       return txtAnswer(result);
     },

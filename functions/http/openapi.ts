@@ -1,6 +1,7 @@
 import { MAX_BOARDS, MAX_BODY_BYTES, MAX_PROBLEMS_PER_BOARD, MAX_RESPONSE_BYTES, MAX_SOLVE_MS } from './constants.js';
 import { GATEWAY_ANSWERS } from './gateway-answers.js';
 import { PROBLEM_TYPES, problemTypeUri, type ProblemTypeName } from './problems.js';
+import { TOOLKIT_PROBLEM_CODES, toolkitPaths, toolkitSchemas } from './openapi-toolkit.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -169,6 +170,7 @@ export const openApiDocument = {
       },
       options: preflight('solvePreflight'),
     },
+    ...toolkitPaths,
     '/health': getRoute('health', 'Liveness check', {
       description: 'The service is up.',
       content: { 'application/json': { schema: ref('Health') } },
@@ -322,6 +324,7 @@ export const openApiDocument = {
               'NO_SOLUTION',
               'MULTIPLE_SOLUTIONS',
               'SEARCH_LIMIT',
+              ...TOOLKIT_PROBLEM_CODES,
             ],
           },
           message: { type: 'string' },
@@ -360,6 +363,7 @@ export const openApiDocument = {
           },
           allow: { type: 'array', items: { type: 'string' }, description: 'Accepted methods (405).' },
           accept: { type: 'array', items: { type: 'string' }, description: 'Accepted media types (415).' },
+          parameter: { type: 'string', description: 'The query parameter at fault (400 invalid-parameter).' },
           requestId: { type: 'string', description: 'The request id in the logs.' },
         },
       },
@@ -370,6 +374,7 @@ export const openApiDocument = {
         additionalProperties: false,
         properties: { message: { type: 'string', enum: Object.values(GATEWAY_ANSWERS).map((a) => a.message) } },
       },
+      ...toolkitSchemas,
       Health: {
         type: 'object',
         required: ['status'],

@@ -10,6 +10,7 @@ export const PROBLEM_TYPES = {
   invalidEncoding: { slug: 'invalid-encoding', title: 'Body is not valid UTF-8', status: 400 },
   invalidRequest: { slug: 'invalid-request', title: 'Invalid request', status: 400 },
   invalidBoard: { slug: 'invalid-board', title: 'Invalid board', status: 400 },
+  invalidParameter: { slug: 'invalid-parameter', title: 'Invalid query parameter', status: 400 },
   notFound: { slug: 'not-found', title: 'Not found', status: 404 },
   methodNotAllowed: { slug: 'method-not-allowed', title: 'Method not allowed', status: 405 },
   bodyTooLarge: { slug: 'body-too-large', title: 'Body too large', status: 413 },
@@ -23,6 +24,8 @@ export const PROBLEM_TYPES = {
     status: 415,
   },
   unsolvableBoard: { slug: 'unsolvable-board', title: 'Board has no solution', status: 422 },
+  notUniqueBoard: { slug: 'not-unique-board', title: 'Board has more than one solution', status: 422 },
+  generationLimit: { slug: 'generation-limit', title: 'No puzzle found in the attempts allowed', status: 422 },
   internalError: { slug: 'internal-error', title: 'Internal error', status: 500 },
 } as const;
 
@@ -49,6 +52,7 @@ export class ClientError extends Error {
       limit?: number;
       allow?: string[];
       accept?: string[];
+      parameter?: string;
     } = {},
   ) {
     super(detail);

@@ -20,6 +20,7 @@ export function toHttpRequest(event: APIGatewayProxyEventV2): HttpRequest {
     body: typeof event.body === 'string' ? event.body : undefined,
     isBase64Encoded: event.isBase64Encoded === true,
     requestId: typeof event.requestContext.requestId === 'string' ? event.requestContext.requestId : '',
+    query: typeof event.rawQueryString === 'string' ? event.rawQueryString : '',
   };
 }
 

@@ -3,6 +3,9 @@ import { openApiDocument } from './openapi.js';
 import { jsonResponse } from './responses.js';
 import type { SolveBudget } from './solve-budget.js';
 import { solveRoute } from './solve-route.js';
+import { gradeRoute } from './grade-route.js';
+import { hintRoute } from './hint-route.js';
+import { puzzleRoute } from './puzzle-route.js';
 import type { HttpRequest, HttpResponse } from './types.js';
 import { pageResponse } from '../web/index.js';
 
@@ -12,6 +15,9 @@ export type RouteHandler = (request: HttpRequest, budget: SolveBudget) => HttpRe
 export const routes: Readonly<Record<string, Readonly<Record<string, RouteHandler>>>> = {
   '/': { GET: (request) => ({ statusCode: 200, ...pageResponse(request.headers['accept-encoding']) }) },
   '/solve': { POST: solveRoute },
+  '/grade': { POST: gradeRoute },
+  '/hint': { POST: hintRoute },
+  '/puzzle': { GET: puzzleRoute },
   '/health': { GET: () => jsonResponse(200, { status: 'ok' }) },
   '/openapi.json': { GET: () => jsonResponse(200, openApiDocument) },
 };

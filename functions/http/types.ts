@@ -11,6 +11,8 @@ export interface HttpRequest {
   body: string | undefined;
   isBase64Encoded: boolean;
   requestId: string;
+  /** The query string as API Gateway delivered it (`rawQueryString`), without the `?`; '' when none. */
+  query: string;
 }
 
 /** A structured Lambda result for API Gateway (payload 2.0). */
@@ -38,5 +40,7 @@ export interface ProblemDetails {
   allow?: string[];
   /** Media types /solve accepts (415). */
   accept?: string[];
+  /** The query parameter at fault (400 invalid-parameter). */
+  parameter?: string;
   requestId?: string;
 }

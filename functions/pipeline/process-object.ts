@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
-import { detectFileKind, FileTally, isFormatError, solvePuzzleStream } from '../formats/index.js';
+import { detectFileKind, FileTally, isFormatError, levelHistogram, solvePuzzleStream } from '../formats/index.js';
 import type { FileKind, FormatError } from '../formats/index.js';
 import { batchSolverFor, solverThreads } from '../parallel/index.js';
 import { logger, recordFile, recordSolves } from '../observability/powertools.js';
@@ -228,6 +228,8 @@ async function solveIntoOutput(
     gzip: kind.gzip,
     tally,
     batches: batchSolverFor(solverThreads()),
+    // Every unique row is graded: the report's level histogram, a .csv's level and score columns.
+    grade: true,
   }).then(async () => {
     await finished(answers);
     await checkSourceUnchanged(options, eTag);
@@ -372,6 +374,7 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
     ...(timeLimit ? { error: { code: timeLimit.code, message: timeLimit.message } } : {}),
     // A rejected or failed file's answers were never written: its report counts none of them.
     counts: reportedCounts(tally, unwritten),
+    levels: levelHistogram(unwritten ? [] : tally.levels),
     failures: unwritten ? [] : tally.failures.map(reportedFailure),
     failuresTotal: unwritten ? 0 : tally.failuresTotal,
     startedAt: startedAt.toISOString(),

@@ -1,6 +1,7 @@
 import type { FileKind, FileTally, RowCounts, RowFailure, RowProblem, RowStatus } from '../formats/index.js';
 import type { FormatErrorCode } from '../formats/index.js';
 import { emptyRowCounts } from '../formats/index.js';
+import type { Level } from '../sudoku/logic/index.js';
 
 /** A failed row in a report: its place (line or index), status, code, message and cell. */
 export type ReportedFailure = RowProblem & { status: Exclude<RowStatus, 'unique' | 'multiple'> };
@@ -20,6 +21,11 @@ export interface FileReport {
   error?: { code: FormatErrorCode | 'TIME_LIMIT'; message: string; line?: number };
   /** Rows answered in the output. A rejected file's output was never written, so all are 0 there. */
   counts: ReportedCounts;
+  /**
+   * Rows with exactly one solution per level (docs/grading.md), every level present; a rejected
+   * file's are all 0. The sum is `counts.unique`.
+   */
+  levels: Record<Level, number>;
   /** The first failed rows (capped); `failuresTotal` counts them all. Empty for a rejected file. */
   failures: ReportedFailure[];
   failuresTotal: number;

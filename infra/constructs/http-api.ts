@@ -72,7 +72,8 @@ export class HttpApi extends Construct {
     // CORS from the corsOrigins setting; the IAM signing headers are allowed for the iam mode. The
     // function answers the preflights API Gateway passes on with the same values (one source: CORS).
     this.api = new apigw.HttpApi(this, 'Api', {
-      description: 'Sudoku solver: POST /solve, GET /health, GET /openapi.json, and a web page at GET /',
+      description:
+        'Sudoku solver: POST /solve, POST /grade, POST /hint, GET /puzzle, GET /health, GET /openapi.json, and a web page at GET /',
       createDefaultStage: false,
       defaultIntegration: integration,
       defaultAuthorizer: props.auth === 'iam' ? new HttpIamAuthorizer() : undefined,

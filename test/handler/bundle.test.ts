@@ -26,6 +26,10 @@ const EXPECTED_STATUS: Record<string, number> = {
   'http-solve-wrong-method.json': 405,
   'http-solve-unsupported-type.json': 415,
   'http-solve-no-solution.json': 422,
+  'http-grade-batch.json': 200,
+  'http-hint.json': 200,
+  'http-puzzle.json': 200,
+  'http-puzzle-bad-level.json': 400,
 };
 
 /** Runs in the child: loads the bundle beside it and invokes it with each event file given. */

@@ -145,7 +145,16 @@ function edgesOf(template: CloudFormationTemplate, model: PolicyModel, route: S3
     deny("API may not write the files function's logs", apiRole, 'logs:PutLogEvents', logStream('FilesSolver')),
 
     // API Gateway -> the API function, every route (the $default route catches the rest).
-    ...['POST/solve', 'GET/', 'GET/health', 'GET/openapi.json', '$default'].map((route) =>
+    ...[
+      'POST/solve',
+      'POST/grade',
+      'POST/hint',
+      'GET/puzzle',
+      'GET/',
+      'GET/health',
+      'GET/openapi.json',
+      '$default',
+    ].map((route) =>
       allow(
         `API Gateway ${route} -> API function`,
         service('apigateway.amazonaws.com'),

@@ -302,11 +302,20 @@ describe('S3 notification', () => {
 });
 
 describe('HTTP API', () => {
-  it('routes POST /solve, GET /, GET /health, GET /openapi.json and $default (for 404/405) to the API function', () => {
+  it('routes POST /solve, POST /grade, POST /hint, GET /puzzle, GET /, GET /health, GET /openapi.json and $default (for 404/405) to the API function', () => {
     const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
       (r) => (r as { Properties: { RouteKey: string } }).Properties.RouteKey,
     );
-    expect(routes.sort()).toEqual(['$default', 'GET /', 'GET /health', 'GET /openapi.json', 'POST /solve']);
+    expect(routes.sort()).toEqual([
+      '$default',
+      'GET /',
+      'GET /health',
+      'GET /openapi.json',
+      'GET /puzzle',
+      'POST /grade',
+      'POST /hint',
+      'POST /solve',
+    ]);
     template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
       IntegrationType: 'AWS_PROXY',
       PayloadFormatVersion: '2.0',
@@ -330,7 +339,7 @@ describe('HTTP API', () => {
     const keys = Object.values(routes).map((r) => (r as { Properties: { RouteKey: string } }).Properties.RouteKey);
     // Every route has a bucket of its own (API Gateway throttles each route separately: docs/infra.md).
     expect(Object.keys(buckets).sort()).toEqual(keys.sort());
-    expect(buckets['POST /solve']).toEqual({ ThrottlingRateLimit: 111, ThrottlingBurstLimit: 28 });
+    expect(buckets['POST /solve']).toEqual({ ThrottlingRateLimit: 104, ThrottlingBurstLimit: 26 });
     // ... and a route added without one gets the smallest.
     expect(properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 2, ThrottlingBurstLimit: 2 });
     // Peak in flight: every bucket full, then each steady rate for as long as a request may run (W).

@@ -84,7 +84,15 @@ describe('local HTTP API over real HTTP', () => {
     expect(answer.status).toBe(200);
     const doc = answer.json() as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toMatch(/^3\.1\./);
-    expect(Object.keys(doc.paths).sort()).toEqual(['/', '/health', '/openapi.json', '/solve']);
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/',
+      '/grade',
+      '/health',
+      '/hint',
+      '/openapi.json',
+      '/puzzle',
+      '/solve',
+    ]);
   });
 
   it('POST /solve solves a string board and answers a string, unique, with stats', async () => {

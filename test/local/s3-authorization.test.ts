@@ -17,19 +17,8 @@ import { loadStackTemplate } from '../../functions/local/iam/stack-template.js';
 import type { CloudFormationTemplate } from '../../functions/local/iam/resolve-template.js';
 import { handleS3Event } from '../../functions/s3/index.js';
 import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
-import { clientFor, startTestS3 } from '../s3/local-s3.js';
+import { clientFor, outcomeOf, startTestS3 } from '../s3/local-s3.js';
 import type { TestS3 } from '../s3/local-s3.js';
-
-/** Which status and S3 error code a call got. */
-async function outcome(call: Promise<unknown>): Promise<{ status: number; code: string }> {
-  try {
-    await call;
-    return { status: 200, code: 'OK' };
-  } catch (error) {
-    const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
-    return { status: e.$metadata?.httpStatusCode ?? 0, code: e.name ?? 'Error' };
-  }
-}
 
 describe('the local S3 with the stack as synthesized', () => {
   let s3: TestS3;
@@ -49,7 +38,7 @@ describe('the local S3 with the stack as synthesized', () => {
 
   it('answers 403 AccessDenied, with the principal, action and resource, to a call no policy allows', async () => {
     const api = clientFor(s3.server.endpoint, 'api');
-    expect(await outcome(api.send(new GetObjectCommand({ Bucket: s3.bucket, Key: 'incoming/auth/a.txt' })))).toEqual({
+    expect(await outcomeOf(api.send(new GetObjectCommand({ Bucket: s3.bucket, Key: 'incoming/auth/a.txt' })))).toEqual({
       status: 403,
       code: 'AccessDenied',
     });
@@ -66,17 +55,19 @@ describe('the local S3 with the stack as synthesized', () => {
 
   it('refuses the files function a write to incoming/ (it could trigger itself) and to reports/runs/ (explicit deny)', async () => {
     for (const key of ['incoming/auth/self.txt', 'reports/runs/forged/manifest.json'])
-      expect(await outcome(s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: 'x' })))).toEqual({
-        status: 403,
-        code: 'AccessDenied',
-      });
+      expect(await outcomeOf(s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: 'x' })))).toEqual(
+        {
+          status: 403,
+          code: 'AccessDenied',
+        },
+      );
     expect(s3.denials.at(-1)?.message).toMatch(/with an explicit deny in an identity-based policy$/);
     expect(await s3.exists('incoming/auth/self.txt')).toBe(false);
   });
 
   it('answers a HEAD of a missing key 404 to a caller allowed s3:ListBucket, 403 to one that is not', async () => {
     const head = (client: typeof s3.client, key: string) =>
-      outcome(client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: key })));
+      outcomeOf(client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: key })));
     expect(await head(s3.client, 'reports/auth/missing.txt.json')).toEqual({ status: 404, code: 'NotFound' });
     // The run's role may read reports/runs/ but list only batch/ and incoming/: the missing key is hidden.
     const run = clientFor(s3.server.endpoint, 'run');
@@ -87,7 +78,8 @@ describe('the local S3 with the stack as synthesized', () => {
 
   it("decides ListObjectsV2 with its s3:prefix: the run's role may list batch/ but not solved/", async () => {
     const run = clientFor(s3.server.endpoint, 'run');
-    const list = (prefix: string) => outcome(run.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: prefix })));
+    const list = (prefix: string) =>
+      outcomeOf(run.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: prefix })));
     expect(await list('batch/')).toEqual({ status: 200, code: 'OK' });
     expect(await list('solved/')).toEqual({ status: 403, code: 'AccessDenied' });
     run.destroy();
@@ -99,9 +91,9 @@ describe('the local S3 with the stack as synthesized', () => {
       Bucket: s3.bucket,
       Delete: { Objects: [{ Key: 'solved/auth/delete-me.txt' }] },
     });
-    expect(await outcome(s3.client.send(request))).toEqual({ status: 403, code: 'AccessDenied' });
+    expect(await outcomeOf(s3.client.send(request))).toEqual({ status: 403, code: 'AccessDenied' });
     expect(await s3.exists('solved/auth/delete-me.txt')).toBe(true);
-    expect(await outcome(s3.admin.send(request))).toEqual({ status: 200, code: 'OK' });
+    expect(await outcomeOf(s3.admin.send(request))).toEqual({ status: 200, code: 'OK' });
     expect(await s3.exists('solved/auth/delete-me.txt')).toBe(false);
   });
 
@@ -109,7 +101,7 @@ describe('the local S3 with the stack as synthesized', () => {
     const stranger = clientFor(s3.server.endpoint);
     stranger.config.credentials = async () => ({ accessKeyId: 'AKIANOBODY', secretAccessKey: 'x' });
     expect(
-      await outcome(stranger.send(new GetObjectCommand({ Bucket: s3.bucket, Key: 'incoming/auth/a.txt' }))),
+      await outcomeOf(stranger.send(new GetObjectCommand({ Bucket: s3.bucket, Key: 'incoming/auth/a.txt' }))),
     ).toEqual({ status: 403, code: 'InvalidAccessKeyId' });
     stranger.destroy();
     const anonymous = await fetch(`${s3.server.endpoint}/${s3.bucket}/incoming/auth/a.txt`);

@@ -15,7 +15,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestS3 } from '../s3/local-s3.js';
+import { outcomeOf, startTestS3 } from '../s3/local-s3.js';
 import type { TestS3 } from '../s3/local-s3.js';
 
 let s3: TestS3;
@@ -26,42 +26,32 @@ afterAll(async () => {
   await s3?.close();
 });
 
-async function outcome(call: Promise<unknown>): Promise<{ status: number; code: string }> {
-  try {
-    const answer = (await call) as { $metadata?: { httpStatusCode?: number } };
-    return { status: answer?.$metadata?.httpStatusCode ?? 200, code: 'OK' };
-  } catch (error) {
-    const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
-    return { status: e.$metadata?.httpStatusCode ?? 0, code: e.name ?? 'Error' };
-  }
-}
-
 describe('conditional requests', () => {
   it('answers a GET or HEAD whose If-Match names another version 412, and If-None-Match of the current one 304', async () => {
     const eTag = await s3.put('solved/cond/read.txt', 'v1');
     const stale = '"00000000000000000000000000000000"';
     const bucket = s3.bucket;
     const key = 'solved/cond/read.txt';
-    expect(await outcome(s3.admin.send(new GetObjectCommand({ Bucket: bucket, Key: key, IfMatch: stale })))).toEqual({
+    expect(await outcomeOf(s3.admin.send(new GetObjectCommand({ Bucket: bucket, Key: key, IfMatch: stale })))).toEqual({
       status: 412,
       code: 'PreconditionFailed',
     });
     expect(
-      (await outcome(s3.admin.send(new HeadObjectCommand({ Bucket: bucket, Key: key, IfMatch: stale })))).status,
+      (await outcomeOf(s3.admin.send(new HeadObjectCommand({ Bucket: bucket, Key: key, IfMatch: stale })))).status,
     ).toBe(412);
-    expect(await outcome(s3.admin.send(new GetObjectCommand({ Bucket: bucket, Key: key, IfMatch: eTag })))).toEqual({
+    expect(await outcomeOf(s3.admin.send(new GetObjectCommand({ Bucket: bucket, Key: key, IfMatch: eTag })))).toEqual({
       status: 200,
       code: 'OK',
     });
     expect(
-      (await outcome(s3.admin.send(new GetObjectCommand({ Bucket: bucket, Key: key, IfNoneMatch: eTag })))).status,
+      (await outcomeOf(s3.admin.send(new GetObjectCommand({ Bucket: bucket, Key: key, IfNoneMatch: eTag })))).status,
     ).toBe(304);
   });
 
   it('writes with If-None-Match: * only a new key, and with If-Match only over the version named (412 otherwise)', async () => {
     const key = 'solved/cond/write.txt';
     const put = (body: string, condition: { IfMatch?: string; IfNoneMatch?: string }) =>
-      outcome(s3.admin.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: body, ...condition })));
+      outcomeOf(s3.admin.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: body, ...condition })));
     expect(await put('first', { IfNoneMatch: '*' })).toEqual({ status: 200, code: 'OK' });
     expect(await put('again', { IfNoneMatch: '*' })).toEqual({ status: 412, code: 'PreconditionFailed' });
     const head = await s3.admin.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: key }));
@@ -69,7 +59,7 @@ describe('conditional requests', () => {
     expect(await put('third', { IfMatch: head.ETag! })).toEqual({ status: 412, code: 'PreconditionFailed' });
     expect(await s3.text(key)).toBe('second');
     expect(
-      await outcome(
+      await outcomeOf(
         s3.admin.send(
           new PutObjectCommand({ Bucket: s3.bucket, Key: 'solved/cond/none.txt', Body: 'x', IfMatch: head.ETag! }),
         ),
@@ -119,7 +109,7 @@ describe('multipart uploads', () => {
     const uploadsOnDisk = readdirSync(path.join(s3.server.directory, s3.bucket, '._S3rver_uploads'));
     expect(uploadsOnDisk).not.toContain(UploadId);
     expect(
-      await outcome(s3.admin.send(new AbortMultipartUploadCommand({ Bucket: s3.bucket, Key: key, UploadId }))),
+      await outcomeOf(s3.admin.send(new AbortMultipartUploadCommand({ Bucket: s3.bucket, Key: key, UploadId }))),
     ).toEqual({
       status: 404,
       code: 'NoSuchUpload',

@@ -73,7 +73,10 @@ describe('a rejected file (no output, a report saying why)', () => {
     await s3.put(key, `puzzle\n${EASY}\n`);
     const again = await handleS3Event(await s3.eventFor(key), { client: s3.client });
     expect(again[0]).toMatchObject({ status: 'processed', report: { outcome: 'solved', counts: { solved: 1 } } });
-    expect(await s3.text('solved/sheet.csv')).toBe(`puzzle,solution,status,error\n${EASY},${EASY_SOLUTION},unique,\n`);
+    // The S3 path grades every unique row: the csv gains level and score columns.
+    expect(await s3.text('solved/sheet.csv')).toBe(
+      `puzzle,solution,status,error,level,score\n${EASY},${EASY_SOLUTION},unique,,easy,1.2\n`,
+    );
   });
 
   it('a solved file whose report is missing (an interrupted run) is solved again, not taken as done', async () => {

@@ -106,3 +106,14 @@ export async function startTestS3(options: Omit<LocalS3ServerOptions, 'port' | '
     },
   };
 }
+
+/** Which status and S3 error code a call got (200/OK, or the error's), for tests of what S3 answers. */
+export async function outcomeOf(call: Promise<unknown>): Promise<{ status: number; code: string }> {
+  try {
+    const answer = (await call) as { $metadata?: { httpStatusCode?: number } } | undefined;
+    return { status: answer?.$metadata?.httpStatusCode ?? 200, code: 'OK' };
+  } catch (error) {
+    const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+    return { status: e.$metadata?.httpStatusCode ?? 0, code: e.name ?? 'Error' };
+  }
+}

@@ -1,0 +1,97 @@
+import { LEVELS, type Level } from '../sudoku/logic/index.js';
+
+/** `sudoku grade [FILE|-] [-o OUT]`. */
+export interface GradeCommand {
+  kind: 'grade';
+  input: string;
+  output: string | undefined;
+}
+
+/** `sudoku generate --count N --level L [--seed S] [--symmetric] [-o OUT]`. */
+export interface GenerateCommand {
+  kind: 'generate';
+  count: number;
+  level: Level;
+  /** uint32; puzzle i is generated from seed + i (mod 2^32). Drawn at random when not given. */
+  seed: number | undefined;
+  symmetric: boolean;
+  output: string | undefined;
+}
+
+type Parsed = GradeCommand | GenerateCommand | { kind: 'usage-error'; message: string };
+
+const usageError = (message: string): Parsed => ({ kind: 'usage-error', message });
+const MAX_SEED = 0xffff_ffff;
+/** Most puzzles one run makes (about a minute at `extreme`, seconds at the other levels). */
+export const MAX_GENERATE_COUNT = 1_000_000;
+
+/** Parses the arguments after `grade` or `generate`; never throws. */
+export function parseToolkitArguments(command: 'grade' | 'generate', rest: readonly string[]): Parsed {
+  const values = new Map<string, string>();
+  let symmetric = false;
+  let input: string | undefined;
+  const takes =
+    command === 'grade' ? ['-o', '--output'] : ['-o', '--output', '-n', '--count', '-l', '--level', '-s', '--seed'];
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const [flag, inline] = eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
+    if (takes.includes(flag)) {
+      const value = inline ?? rest[++i];
+      if (value === undefined || value === '') return usageError(`${flag} needs a value`);
+      const name = flag.length === 2 ? takes[takes.indexOf(flag) + 1]! : flag;
+      if (values.has(name)) return usageError(`${name} may be given only once`);
+      values.set(name, value);
+    } else if (command === 'generate' && flag === '--symmetric') {
+      symmetric = true;
+    } else if (arg.startsWith('-') && arg !== '-') {
+      return usageError(`unknown option '${arg}' for ${command}`);
+    } else if (command === 'grade' && input === undefined) {
+      input = arg;
+    } else {
+      return usageError(command === 'grade' ? 'only one input file may be given' : `unexpected argument '${arg}'`);
+    }
+  }
+  const output = values.get('--output');
+  if (command === 'grade') return { kind: 'grade', input: input ?? '-', output };
+  const countText = values.get('--count') ?? '1';
+  if (!/^\d+$/.test(countText) || Number(countText) < 1 || Number(countText) > MAX_GENERATE_COUNT) {
+    return usageError(`--count must be an integer from 1 to ${MAX_GENERATE_COUNT}, got '${countText}'`);
+  }
+  const levelText = values.get('--level');
+  if (levelText === undefined) return usageError(`generate needs --level (${LEVELS.join(', ')})`);
+  if (!(LEVELS as readonly string[]).includes(levelText)) {
+    return usageError(`unknown level '${levelText}'; use ${LEVELS.join(', ')}`);
+  }
+  const seedText = values.get('--seed');
+  if (seedText !== undefined && (!/^\d{1,10}$/.test(seedText) || Number(seedText) > MAX_SEED)) {
+    return usageError(`--seed must be an integer from 0 to ${MAX_SEED}, got '${seedText}'`);
+  }
+  return {
+    kind: 'generate',
+    count: Number(countText),
+    level: levelText as Level,
+    seed: seedText === undefined ? undefined : Number(seedText),
+    symmetric,
+    output,
+  };
+}
+
+export const TOOLKIT_HELP = `
+       sudoku grade [FILE|-] [-o OUT]
+       sudoku generate --level L [--count N] [--seed S] [--symmetric] [-o OUT]
+
+grade: one JSON line per input line (one puzzle a line, as for solve; .gz read gunzipped):
+{"level","score","hardest","techniques"} for a puzzle with exactly one solution, or
+{"line","problems"} for one without (also named on stderr); a blank line stays blank.
+Levels: easy (singles), medium (+ locked candidates, pairs, triples), hard (+ quads, fish,
+wings), expert (+ coloring, chains), extreme (needs a guess). Exit 1 if any line failed.
+
+generate: N (default 1) unique, minimal puzzles at level L, one 81-character line each ('.'
+empty). Puzzle i comes from seed S + i, so the same S gives the same output everywhere (and
+the first puzzle is GET /puzzle?level=L&seed=S's); without --seed a random S is drawn and
+printed on stderr.
+
+  npx sudoku grade puzzles.txt -o grades.jsonl
+  npx sudoku generate --count 100 --level hard --seed 7 -o hard.txt
+`;

@@ -1,0 +1,88 @@
+import type { Grade } from '../sudoku/logic/index.js';
+import type { BoardOutput, Problem } from '../sudoku/index.js';
+import { boardFailure } from './board-failure.js';
+import { listedProblems } from './board-result.js';
+import { MAX_BOARDS } from './constants.js';
+import { gradeRequestBoard } from './grade-board.js';
+import { readJsonObject } from './json-body.js';
+import { ClientError } from './problems.js';
+import { jsonResponse } from './responses.js';
+import { SolveBudget } from './solve-budget.js';
+import type { HttpRequest, HttpResponse } from './types.js';
+
+export interface GradeResponse {
+  grade: Grade;
+  solution: BoardOutput;
+  unique: true;
+}
+
+export type GradeItem =
+  | ({ index: number } & GradeResponse)
+  | { index: number; status: 400 | 422; problems: Problem[]; problemsTotal: number };
+
+export interface GradesResponse {
+  results: GradeItem[];
+  graded: number;
+  failed: number;
+}
+
+/**
+ * Time kept back from the request's budget before a batch starts another board. One grade cannot
+ * be interrupted, and the slowest single grades measured take ~80 ms (top1465 and forum-hardest
+ * puzzles that need long chains, on a loaded x86 core; a 17-clue puzzle averages ~40 µs); keeping
+ * 100 ms back ends a batch inside the budget instead of one slow board past it.
+ */
+export const GRADE_RESERVE_MS = 100;
+
+const SHAPE = '{"board": B} or {"boards": [B, ...]}';
+
+/** POST /grade: `{"board": B}` or `{"boards": [...]}`, each graded by the techniques it needs. */
+export function gradeRoute(request: HttpRequest, budget: SolveBudget): HttpResponse {
+  const body = readJsonObject(request, 'POST /grade', SHAPE);
+  const hasBoard = Object.hasOwn(body, 'board');
+  const hasBoards = Object.hasOwn(body, 'boards');
+  if (hasBoard && hasBoards) {
+    throw new ClientError('invalidRequest', 'Send either "board" (one board) or "boards" (a list), not both.');
+  }
+  if (hasBoard) return gradeOne(body.board, budget);
+  if (hasBoards) return gradeMany(body.boards, new SolveBudget(Math.max(0, budget.limitMs - GRADE_RESERVE_MS)));
+  throw new ClientError('invalidRequest', `The body has no "board" or "boards" member; send ${SHAPE}.`);
+}
+
+function gradeOne(board: unknown, budget: SolveBudget): HttpResponse {
+  const result = gradeRequestBoard(board, budget.guessAllowance());
+  if (!result.ok) throw boardFailure(result.problems, result.problemsTotal);
+  const answer: GradeResponse = { grade: result.grade, solution: result.solution, unique: true };
+  return jsonResponse(200, answer);
+}
+
+function gradeMany(boards: unknown, budget: SolveBudget): HttpResponse {
+  if (!Array.isArray(boards)) throw new ClientError('invalidRequest', `"boards" must be an array; send ${SHAPE}.`);
+  if (boards.length > MAX_BOARDS) {
+    throw new ClientError(
+      'tooManyBoards',
+      `"boards" holds ${boards.length} boards; the limit is ${MAX_BOARDS} per request. Split them over several requests.`,
+      { limit: MAX_BOARDS },
+    );
+  }
+  const results: GradeItem[] = [];
+  let graded = 0;
+  for (let index = 0; index < boards.length; index++) {
+    if (index > 0) budget.check(index, boards.length);
+    const result = gradeRequestBoard(boards[index], budget.guessAllowance());
+    if (result.ok) {
+      graded++;
+      results.push({ index, grade: result.grade, solution: result.solution, unique: true });
+    } else {
+      const listed = listedProblems(result);
+      results.push({
+        index,
+        status: result.status,
+        problems: listed.problems.map((p) => ({ ...p, index })),
+        problemsTotal: listed.problemsTotal,
+      });
+    }
+  }
+  const answer: GradesResponse = { results, graded, failed: boards.length - graded };
+  return jsonResponse(200, answer);
+}
