@@ -82,10 +82,12 @@ describe('the page itself', () => {
     expect(html).toContain(`const MAX_BOARDS = ${MAX_BOARDS};`);
   });
 
-  it('stays small: under 32 KiB raw and 10 KiB gzip-compressed', async () => {
+  // Issue 25 made it a place to play (hints, checks, pencil marks, files of any length): about
+  // 54 KB raw and 17 KB gzip; the budget keeps it there.
+  it('stays small: under 64 KiB raw and 20 KiB gzip-compressed', async () => {
     const gzipped = Buffer.from((await get('/', { 'accept-encoding': 'gzip' })).body, 'base64');
-    expect(Buffer.byteLength(html)).toBeLessThan(32 * 1024);
-    expect(gzipped.length).toBeLessThan(10 * 1024);
+    expect(Buffer.byteLength(html)).toBeLessThan(64 * 1024);
+    expect(gzipped.length).toBeLessThan(20 * 1024);
   });
 });
 
