@@ -30,7 +30,11 @@ export function readJsonObject(request: HttpRequest, route: string, shape: strin
       accept: ACCEPTED,
     });
   }
-  const text = readBodyText(request);
+  return parseJsonObject(readBodyText(request), `The body of ${route} must be a JSON object ${shape}.`);
+}
+
+/** A body's text as a JSON object: 400 malformed-json for text that is not JSON, 400 `notAnObject` for other JSON. */
+export function parseJsonObject(text: string, notAnObject: string): Record<string, unknown> {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -38,8 +42,7 @@ export function readJsonObject(request: HttpRequest, route: string, shape: strin
     const reason = error instanceof Error ? error.message : String(error);
     throw new ClientError('malformedJson', `The body is not valid JSON: ${reason}.`);
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ClientError('invalidRequest', `The body of ${route} must be a JSON object ${shape}.`);
-  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new ClientError('invalidRequest', notAnObject);
   return body as Record<string, unknown>;
 }

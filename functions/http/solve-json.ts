@@ -4,6 +4,7 @@ import { listedProblems, solveRequestBoard } from './board-result.js';
 import { ClientError } from './problems.js';
 import { MAX_BOARDS } from './constants.js';
 import type { SolveBudget } from './solve-budget.js';
+import { parseJsonObject } from './json-body.js';
 import { jsonResponse } from './responses.js';
 import type { HttpResponse } from './types.js';
 
@@ -28,19 +29,10 @@ const SHAPES_HINT =
 
 /** POST /solve with a JSON body: `{"board": B}` or `{"boards": [B, ...]}`. */
 export function solveJsonBody(text: string, budget: SolveBudget): HttpResponse {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ClientError('malformedJson', `The body is not valid JSON: ${reason}.`);
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ClientError(
-      'invalidRequest',
-      `The body must be a JSON object {"board": ...} or {"boards": [...]}; ${SHAPES_HINT}.`,
-    );
-  }
+  const body = parseJsonObject(
+    text,
+    `The body must be a JSON object {"board": ...} or {"boards": [...]}; ${SHAPES_HINT}.`,
+  );
   const hasBoard = Object.hasOwn(body, 'board');
   const hasBoards = Object.hasOwn(body, 'boards');
   if (hasBoard && hasBoards) {
