@@ -35,3 +35,11 @@ export function solveRequestBoard(input: unknown, maxGuesses?: number): BoardRes
     micros: outcome.stats?.micros ?? 0,
   };
 }
+
+/** One board of a batch that failed: its place in the batch, its status and its problems (counted in full). */
+export interface FailedBoardItem {
+  index: number;
+  status: 400 | 422;
+  problems: Problem[];
+  problemsTotal: number;
+}

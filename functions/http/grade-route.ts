@@ -1,6 +1,7 @@
+import type { FailedBoardItem } from './board-result.js';
 import type { Grade } from '../sudoku/logic/index.js';
 import { routeKey } from '../contract/api-routes.js';
-import type { BoardOutput, Problem } from '../sudoku/index.js';
+import type { BoardOutput } from '../sudoku/index.js';
 import { boardFailure } from './board-failure.js';
 import { listedProblems } from './board-result.js';
 import { MAX_BOARDS } from './constants.js';
@@ -17,9 +18,7 @@ export interface GradeResponse {
   unique: true;
 }
 
-export type GradeItem =
-  | ({ index: number } & GradeResponse)
-  | { index: number; status: 400 | 422; problems: Problem[]; problemsTotal: number };
+export type GradeItem = ({ index: number } & GradeResponse) | FailedBoardItem;
 
 export interface GradesResponse {
   results: GradeItem[];

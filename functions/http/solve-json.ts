@@ -1,6 +1,6 @@
 import { recordSolves } from '../observability/powertools.js';
-import type { BoardOutput, Problem, SolveStats } from '../sudoku/index.js';
-import { listedProblems, solveRequestBoard } from './board-result.js';
+import type { BoardOutput, SolveStats } from '../sudoku/index.js';
+import { type FailedBoardItem, listedProblems, solveRequestBoard } from './board-result.js';
 import { ClientError } from './problems.js';
 import { MAX_BOARDS } from './constants.js';
 import type { SolveBudget } from './solve-budget.js';
@@ -14,9 +14,7 @@ export interface SolveResponse {
   stats: SolveStats;
 }
 
-export type BoardsItem =
-  | ({ index: number } & SolveResponse)
-  | { index: number; status: 400 | 422; problems: Problem[]; problemsTotal: number };
+export type BoardsItem = ({ index: number } & SolveResponse) | FailedBoardItem;
 
 export interface BoardsResponse {
   results: BoardsItem[];
