@@ -18,6 +18,12 @@ export const prefixes = {
   solved: 'solved/',
   /** One JSON report per source file: `reports/<path>.json`. Never a trigger prefix. */
   reports: 'reports/',
+  /**
+   * Work objects of files solved in ranges (functions/contract/large-files.ts): each range's
+   * answers until they are copied into the output, removed when the file is done (and by the
+   * bucket's lifecycle rule, if a job dies). Never a trigger prefix.
+   */
+  staging: 'staging/',
 } as const;
 
 /** Step Functions' own result files of each batch run (inside reports/; the function never writes there). */

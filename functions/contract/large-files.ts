@@ -1,0 +1,114 @@
+/**
+ * The contract of a file solved in ranges: what the files function hands the large-file state
+ * machine, what each of the machine's steps sends back to the function, and the names both sides
+ * use. Pure data: infra/ imports this file.
+ *
+ * A file one invocation cannot finish is cut into byte ranges. The state machine's Distributed
+ * Map (`LARGE_FILE_STATES.solve`) hands each range to the files function, which solves the lines
+ * that start inside it into a staging object of its own; a `finish` step then either names ranges
+ * to solve again (`LARGE_FILE_STATES.redo`: ranges whose answers quote line numbers, which a range
+ * only knows once every range before it has counted its lines) or copies the staging objects, in
+ * order, as the parts of one multipart upload of the output and writes the file's one report.
+ */
+
+import { createHash } from 'node:crypto';
+import { prefixes } from './service-layout.js';
+
+/** The files function's environment: the ARN of the large-file state machine it starts. */
+export const LARGE_FILE_STATE_MACHINE_ENV = 'SUDOKU_LARGE_FILE_STATE_MACHINE';
+/**
+ * The files function's environment: its own timeout in seconds, which a range plan is sized by
+ * (the stack sets it to filesTimeoutSeconds; the twin reads the same variable to end invocations).
+ */
+export const FILES_TIMEOUT_ENV = 'SUDOKU_FILES_TIMEOUT_SECONDS';
+
+/** The Distributed Map states of the large-file state machine (also their map-run labels). */
+export const LARGE_FILE_STATES = { solve: 'SolveRanges', redo: 'RedoRanges' } as const;
+
+/** Defaults the stack and the twin share: ranges in flight at once (the maps' MaxConcurrency). */
+export const LARGE_FILE_DEFAULTS = { maxConcurrency: 100 } as const;
+
+/**
+ * How a range invocation is retried. Errors in `fatal` would fail the same way again (the range
+ * needs more time than an invocation has; the source was replaced) and go straight to the `fail`
+ * step; anything else (a timeout, an S3 hiccup, a killed sandbox) is retried: the range writes
+ * its staging object whole or not at all, so a retry starts it over.
+ */
+export const RANGE_RETRY = {
+  fatal: ['TimeLimitError', 'SourceChangedError'],
+  retries: 2,
+  intervalSeconds: 5,
+  backoffRate: 2,
+} as const;
+
+/** One byte range of the file: the lines that start at `start` <= offset < `end`. */
+export interface RangeItem {
+  index: number;
+  start: number;
+  end: number;
+  /**
+   * Known only on a redo: the 1-based number of the first line starting in the range, and
+   * whether the range starts inside a quoted CSV field. A first pass numbers from 1 and assumes not.
+   */
+  firstLine?: number;
+  inQuotes?: boolean;
+}
+
+/** The format of a file as the pipeline reads it (functions/formats' FileKind, restated: contract/ imports nothing of formats/). */
+export interface LargeFileFormat {
+  format: 'txt' | 'csv' | 'jsonl';
+  /** The output is gzipped (the source was a .gz, inflated into `readKey`). */
+  gzip: boolean;
+}
+
+/** Everything every step needs; the state machine's execution input is `{ job }`. */
+export interface LargeFileJob {
+  bucket: string;
+  /** The source file, and the version of it solved (the ETag, bare). */
+  sourceKey: string;
+  eTag: string;
+  /** What the ranges read: the source itself, or for a .gz its inflated copy under `stagingPrefix`. */
+  readKey: string;
+  /** The size of `readKey` in bytes. */
+  size: number;
+  outputKey: string;
+  reportKey: string;
+  kind: LargeFileFormat;
+  grade: boolean;
+  rangeBytes: number;
+  ranges: number;
+  /** `staging/<jobId>/`: the job's work objects, removed when it ends. */
+  stagingPrefix: string;
+  /** The solve map's items, a JSON array of RangeItem. */
+  manifestKey: string;
+  /** The ETags of the output and report when the job started (absent: none): their writes are conditional on them. */
+  outputETag?: string;
+  reportETag?: string;
+  startedAt: string;
+}
+
+/** The events the state machine sends the files function. */
+export type LargeFileEvent =
+  | { largeFile: 'range'; job: LargeFileJob; range: RangeItem }
+  | { largeFile: 'finish'; job: LargeFileJob }
+  | { largeFile: 'fail'; job: LargeFileJob; error: { Error?: string; Cause?: string } };
+
+/** What `finish` answers: ranges to solve again (then `finish` is called once more), or nothing. */
+export interface FinishResult {
+  redo?: { manifestKey: string; ranges: number };
+  outcome?: 'solved' | 'superseded';
+}
+
+/** A job per source version: its id names the execution (idempotent StartExecution) and its staging prefix. */
+export function largeFileJobId(sourceKey: string, eTag: string): string {
+  return createHash('sha256').update(`${sourceKey}\n${eTag}`).digest('hex').slice(0, 40);
+}
+
+/** Execution names: at most 80 characters of [A-Za-z0-9-_]. */
+export function largeFileExecutionName(jobId: string): string {
+  return `file-${jobId}`;
+}
+
+export function stagingPrefixFor(jobId: string): string {
+  return `${prefixes.staging}${jobId}/`;
+}
