@@ -1,7 +1,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { logger } from '../observability/powertools.js';
 import { sharedS3Client } from '../pipeline/s3-client.js';
-import { mapBounded } from './concurrency.js';
+import { mapBounded } from '../pipeline/concurrency.js';
 import { BatchInputError, BatchItemsFailedError } from './errors.js';
 import { isRunMode } from '../contract/service-layout.js';
 import { processMapItem } from './process-item.js';

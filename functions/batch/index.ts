@@ -8,7 +8,7 @@ export { handleMapEvent, processMapEvent } from './handle-event.js';
 export type { HandleMapEventOptions } from './handle-event.js';
 export { processMapItem } from './process-item.js';
 export type { ProcessMapItemOptions } from './process-item.js';
-export { forEachBounded, mapBounded } from './concurrency.js';
+export { forEachBounded, mapBounded } from '../pipeline/concurrency.js';
 export { itemKeysFor } from './listing.js';
 export { BatchInputError, BatchItemsFailedError, describeFailures, itemError } from './errors.js';
 export type { BatchErrorCode } from './errors.js';

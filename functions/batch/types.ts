@@ -61,7 +61,13 @@ export type MapItemResult =
   | {
       key: string;
       status: 'skipped';
-      reason: 'already-solved' | 'already-rejected' | 'already-failed' | 'source-missing' | 'superseded';
+      reason:
+        | 'already-solved'
+        | 'already-rejected'
+        | 'already-failed'
+        | 'source-missing'
+        | 'superseded'
+        | 'handed-over';
       eTag?: string;
     }
   | { key: string; status: 'ignored'; reason: 'folder' | 'outside-prefix' }

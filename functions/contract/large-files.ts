@@ -22,6 +22,9 @@ export const LARGE_FILE_STATE_MACHINE_ENV = 'SUDOKU_LARGE_FILE_STATE_MACHINE';
  */
 export const FILES_TIMEOUT_ENV = 'SUDOKU_FILES_TIMEOUT_SECONDS';
 
+/** Set only by the twin (functions/local/step-functions-server.ts): where the function's Step Functions client connects. */
+export const LOCAL_SFN_ENDPOINT_ENV = 'SUDOKU_LOCAL_SFN_ENDPOINT';
+
 /** The Distributed Map states of the large-file state machine (also their map-run labels). */
 export const LARGE_FILE_STATES = { solve: 'SolveRanges', redo: 'RedoRanges' } as const;
 
@@ -47,10 +50,11 @@ export interface RangeItem {
   start: number;
   end: number;
   /**
-   * Known only on a redo: the 1-based number of the first line starting in the range, and
-   * whether the range starts inside a quoted CSV field. A first pass numbers from 1 and assumes not.
+   * Known only on a redo: how many line ends the file has before offset `start - 1` (so the
+   * range can number its lines), and whether that offset is inside a quoted CSV field. A first
+   * pass numbers from 1 and assumes not.
    */
-  firstLine?: number;
+  newlinesBefore?: number;
   inQuotes?: boolean;
 }
 
@@ -69,6 +73,8 @@ export interface LargeFileJob {
   eTag: string;
   /** What the ranges read: the source itself, or for a .gz its inflated copy under `stagingPrefix`. */
   readKey: string;
+  /** The version of `readKey` the ranges read (a ranged GET with If-Match: a replaced object fails them). */
+  readETag: string;
   /** The size of `readKey` in bytes. */
   size: number;
   outputKey: string;

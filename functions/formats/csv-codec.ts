@@ -1,12 +1,12 @@
 import { formatCsvRecord, hasOpenQuote, parseCsvRecord } from './csv-fields.js';
 import { FormatError } from './errors.js';
-import { exceedsChars, MAX_LINE_CHARS, OVERLONG_LINE } from './line-splitting.js';
+import { exceedsChars, type Line, MAX_LINE_CHARS, OVERLONG_LINE } from './line-splitting.js';
 import type { LineCodec } from './line-codec.js';
 import { overlongRow } from './row-result.js';
 import { describeProblem } from './row-json.js';
 import { failedRow, solveRow } from './row-result.js';
 import type { RowResult } from './row-result.js';
-import type { FileTally } from './tally.js';
+import { FileTally } from './tally.js';
 
 /** Header names of the puzzle column; `quizzes` is the name used by the widely shared Kaggle sets. */
 const PUZZLE_COLUMNS = ['puzzle', 'puzzles', 'quizzes', 'quiz'];
@@ -139,4 +139,26 @@ export function createCsvCodec(grade = false): LineCodec {
       return open ? unclosed(tally) : undefined;
     },
   };
+}
+
+/**
+ * The lines of a .csv file up to and including its header record (blank lines before it too),
+ * read from the start of the file: what a range further in reads first (StreamStart.csvHeader).
+ * Throws the FormatError a file with that header gets (NO_PUZZLE_COLUMN), so a file is rejected
+ * before it is cut.
+ */
+export async function readCsvHeaderLines(lines: AsyncIterable<Line[]>, grade = false): Promise<string[]> {
+  const codec = createCsvCodec(grade);
+  const tally = new FileTally();
+  const header: string[] = [];
+  let lineNo = 0;
+  for await (const batch of lines) {
+    for (const line of batch) {
+      if (line === OVERLONG_LINE) return header;
+      header.push(line);
+      const answer = codec.line(line, ++lineNo, tally);
+      if (answer !== undefined && answer !== '') return header;
+    }
+  }
+  return header;
 }

@@ -16,13 +16,14 @@ export interface LineCodec {
   end(tally: FileTally): string | undefined;
 }
 
-/** Runs a codec over batches of lines; one output chunk per input batch. */
+/** Runs a codec over batches of lines, numbered from `firstLine`; one output chunk per input batch. */
 export async function* solveLines(
   batches: AsyncIterable<Line[]>,
   codec: LineCodec,
   tally: FileTally,
+  firstLine = 1,
 ): AsyncGenerator<string> {
-  let lineNo = 0;
+  let lineNo = firstLine - 1;
   for await (const batch of batches) {
     let out = '';
     for (const line of batch) {

@@ -78,9 +78,9 @@ const BOM = '\uFEFF';
  * Bytes to text, UTF-8, a leading byte-order mark dropped. A character split across two chunks
  * is held back until complete; invalid bytes become U+FFFD and so fail only their own row.
  */
-export async function* decodeUtf8(source: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
+export async function* decodeUtf8(source: AsyncIterable<Buffer | string>, startOfFile = true): AsyncGenerator<string> {
   const decoder = new StringDecoder('utf8');
-  let first = true;
+  let first = startOfFile;
   for await (const chunk of source) {
     let text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
     if (first && text.length > 0) {

@@ -33,6 +33,10 @@ async function* withoutBom(source: AsyncIterable<Uint8Array | string>): AsyncGen
 export interface CutOptions {
   batchBytes?: number;
   maxLineChars?: number;
+  /** The number of the source's first line (a range of a file starts further in). Default 1. */
+  firstLine?: number;
+  /** The source starts the file, so a byte-order mark there is dropped (default true); a range of a file further in keeps its bytes. */
+  startOfFile?: boolean;
 }
 
 /**
@@ -51,7 +55,7 @@ export async function* cutRowBatches(
   const batchBytes = options.batchBytes ?? DEFAULT_BATCH_BYTES;
   const maxLineChars = options.maxLineChars ?? MAX_LINE_CHARS;
   const maxPartialBytes = 3 * maxLineChars;
-  let firstLine = 1;
+  let firstLine = options.firstLine ?? 1;
   /** Complete lines of the batch being gathered. */
   let done: Uint8Array[] = [];
   let doneBytes = 0;
@@ -95,7 +99,9 @@ export async function* cutRowBatches(
     doneLines++;
   };
 
-  for await (const chunk of withoutBom(source)) {
+  const bytes = options.startOfFile === false ? source : withoutBom(source);
+  for await (const piece of bytes) {
+    const chunk = typeof piece === 'string' ? Buffer.from(piece) : piece;
     const firstEnd = chunk.indexOf(NEWLINE);
     if (firstEnd < 0) {
       if (!dropping) {

@@ -24,6 +24,19 @@ function isBadGzip(error: unknown, input: Readable): boolean {
   return code === 'Z_BUF_ERROR' && input.readableEnded && !input.errored;
 }
 
+/** Where the input starts in its file, when it is one range of a file solved in ranges (functions/pipeline/). */
+export interface StreamStart {
+  /** The number of the input's first line. */
+  firstLine: number;
+  /** The input begins the file: a byte-order mark is dropped there only. */
+  startOfFile: boolean;
+  /**
+   * A .csv range further in: the file's header record (its lines, without their ends), read
+   * first so the rows are read by its columns; its own answer is not written (the first range's is).
+   */
+  csvHeader?: string[];
+}
+
 export interface SolvePuzzleStreamOptions extends FileTallyOptions {
   input: Readable;
   output: Writable;
@@ -41,6 +54,8 @@ export interface SolvePuzzleStreamOptions extends FileTallyOptions {
    * levels, a .csv output gains level and score columns. Off by default (a grade costs ~10x a solve).
    */
   grade?: boolean;
+  /** The input is one range of a file (a line-based format: .json is never cut). Default: the whole file. */
+  start?: StreamStart;
 }
 
 /**
@@ -60,9 +75,18 @@ export async function solvePuzzleStream(options: SolvePuzzleStreamOptions): Prom
     // .txt and .jsonl rows are independent: answered in batches, on every thread. A .csv row may
     // span lines (a quoted field), and .json is one document.
     const grade = options.grade === true;
-    if (isBatchFormat(format)) yield* solveRowBatches(source, format, tally, options.batches, {}, grade);
-    else if (format === 'json') yield* solveJsonDocument(decodeUtf8(source), tally, undefined, grade);
-    else yield* solveLines(splitLines(decodeUtf8(source)), codecFor(format, grade), tally);
+    const start = options.start ?? { firstLine: 1, startOfFile: true };
+    if (isBatchFormat(format)) {
+      const cut = { firstLine: start.firstLine, startOfFile: start.startOfFile };
+      yield* solveRowBatches(source, format, tally, options.batches, cut, grade);
+    } else if (format === 'json') yield* solveJsonDocument(decodeUtf8(source), tally, undefined, grade);
+    else {
+      const codec = codecFor(format, grade);
+      // The header's columns shape every row; its answer is the first range's to write.
+      const headerTally = new FileTally();
+      (start.csvHeader ?? []).forEach((line, i) => codec.line(line, i + 1, headerTally));
+      yield* solveLines(splitLines(decodeUtf8(source, start.startOfFile)), codec, tally, start.firstLine);
+    }
   });
   if (options.gzip) stages.push(createGzip());
   stages.push(options.output);

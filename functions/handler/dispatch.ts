@@ -1,6 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { mapEventKind } from '../batch/event-kinds.js';
 import { httpEventKind } from '../http/event-kind.js';
+import { largeFileEventKind } from '../large-file/event-kind.js';
 import { s3EventBridgeKind, s3EventKind, s3SqsKind } from '../s3/event-kind.js';
 import { logger } from '../observability/powertools.js';
 import { isRecord, type EventKind } from '../contract/event-kind.js';
@@ -16,6 +17,7 @@ export const eventKinds: readonly EventKind[] = [
   s3EventBridgeKind,
   s3SqsKind,
   mapEventKind,
+  largeFileEventKind,
 ];
 
 /** Longest excerpt of an unrecognised event written to the log. */

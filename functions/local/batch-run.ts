@@ -5,7 +5,7 @@
 
 import type { S3Client } from '@aws-sdk/client-s3';
 import { setTimeout as delay } from 'node:timers/promises';
-import { forEachBounded } from '../batch/concurrency.js';
+import { forEachBounded } from '../pipeline/concurrency.js';
 import { BatchItemsFailedError, itemError } from '../batch/errors.js';
 import { addToTotals, emptyTotals, handleMapEvent } from '../batch/handle-event.js';
 import type { MapEvent, MapItem, MapItemResult } from '../batch/types.js';

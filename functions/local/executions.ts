@@ -43,6 +43,8 @@ export interface InvocationOptions {
   functionName?: string;
   /** Where the execution's stdout goes (its logs): inherited, or stderr (npm run invoke keeps stdout for results). */
   logsTo?: 'stdout' | 'stderr';
+  /** Environment variables of this execution over the process's (a range runs on one thread). */
+  env?: Record<string, string>;
 }
 
 /** One invocation in an execution of its own, ended at the timeout as Lambda ends it. */
@@ -58,6 +60,7 @@ export function invokeFunction(event: unknown, options: InvocationOptions): Prom
       bundle: pathToFileURL(options.bundle ?? DEPLOYED_BUNDLE).href,
     },
     stdout: options.logsTo === 'stderr',
+    ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
   });
   if (options.logsTo === 'stderr') worker.stdout.pipe(process.stderr);
   return new Promise((resolve) => {

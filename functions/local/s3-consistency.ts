@@ -7,6 +7,11 @@
  * - AbortMultipartUpload (s3rver answers 405 and keeps the parts): the upload and its parts are
  *   removed, 204; an unknown upload is 404 NoSuchUpload.
  * - ListMultipartUploads (s3rver answers 501): the uploads in progress, by key.
+ * - UploadPartCopy (s3rver stores the empty request body as the part): the part is copied from
+ *   the source object (`x-amz-copy-source`, with `x-amz-copy-source-range`), as a file solved in
+ *   ranges assembles its output.
+ * - CompleteMultipartUpload refuses a part under 5 MiB that is not the last (400 EntityTooSmall),
+ *   which s3rver accepts: S3's rule, and the one a ranged output must keep.
  */
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -36,6 +41,9 @@ const header = (ctx: KoaContext, name: string): string | undefined => {
 const matches = (condition: string, eTag: string | undefined): boolean =>
   eTag !== undefined && condition.split(',').some((item) => item.trim() === '*' || bare(item) === bare(eTag));
 
+/** S3's smallest part but the last. */
+export const MIN_PART_BYTES = 5 * 1024 * 1024;
+
 function xml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
@@ -48,6 +56,46 @@ export function s3ConsistencyMiddleware(store: LongKeyStore) {
     } catch (error) {
       if ((error as { code?: string }).code === 'ENOENT') return undefined;
       throw error;
+    }
+  };
+
+  const copyPart = async (
+    ctx: KoaContext,
+    bucket: string,
+    uploadId: string,
+    partNumber: string,
+    copySource: string,
+  ): Promise<void> => {
+    const [sourceBucket = '', ...sourceKey] = decodeURIComponent(copySource.split('?')[0]!.replace(/^\//, '')).split(
+      '/',
+    );
+    const range = /^bytes=(\d+)-(\d+)$/.exec(header(ctx, 'x-amz-copy-source-range') ?? '');
+    const source = await store.getObject(
+      sourceBucket,
+      sourceKey.join('/'),
+      range ? { start: Number(range[1]), end: Number(range[2]) } : undefined,
+    );
+    if (!source?.content)
+      throw new S3Error('NoSuchKey', 'The specified key does not exist.', { Key: sourceKey.join('/') });
+    const { md5 } = await store.putPart(bucket, uploadId, Number(partNumber), source.content);
+    ctx.type = 'application/xml';
+    ctx.body = `<?xml version="1.0" encoding="UTF-8"?>\n<CopyPartResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><LastModified>${new Date().toISOString()}</LastModified><ETag>"${md5}"</ETag></CopyPartResult>`;
+  };
+
+  const checkPartSizes = async (dir: string): Promise<void> => {
+    const names = await readdir(dir).catch(() => [] as string[]);
+    const parts = names
+      .filter((name) => /^\d+$/.test(name))
+      .map(Number)
+      .sort((a, b) => a - b);
+    for (const part of parts.slice(0, -1)) {
+      const size = (await stat(path.join(dir, String(part)))).size;
+      if (size < MIN_PART_BYTES)
+        throw new S3Error('EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed object size.', {
+          ProposedSize: String(size),
+          MinSizeAllowed: String(MIN_PART_BYTES),
+          PartNumber: String(part),
+        });
     }
   };
 
@@ -99,6 +147,14 @@ export function s3ConsistencyMiddleware(store: LongKeyStore) {
       ctx.body = null;
       return;
     }
+
+    const uploadId = typeof ctx.query.uploadId === 'string' ? path.basename(ctx.query.uploadId) : undefined;
+    const copySource = header(ctx, 'x-amz-copy-source');
+    if (method === 'PUT' && uploadId && typeof ctx.query.partNumber === 'string' && copySource) {
+      await copyPart(ctx, bucket, uploadId, ctx.query.partNumber, copySource);
+      return;
+    }
+    if (method === 'POST' && uploadId) await checkPartSizes(path.join(uploadsDir(bucket), uploadId));
 
     if (ifMatch === undefined && ifNoneMatch === undefined) return next();
     const reads = method === 'GET' || method === 'HEAD';

@@ -10,6 +10,7 @@ import { invokeFunctionAsync } from './executions.js';
 import { LOCAL_ACCESS_KEY, startS3Server } from './s3-server.js';
 import { seedSamples } from './s3-samples.js';
 import { filesTimeoutMs } from './stack-limits.js';
+import { startStackStepFunctions, useLocalStepFunctions } from './step-functions-server.js';
 
 /** The shape start.ts runs (kept structural: importing start.ts would start it). */
 export interface RunningS3Service {
@@ -43,6 +44,16 @@ export async function startS3Service(context: { fail(error: Error): void }): Pro
   // and sign as the files function's role, so the twin decides its calls by that role's policies.
   process.env.S3_ENDPOINT = server.endpoint;
   useFilesFunctionCredentials(process.env);
+  // A file too large for one invocation is handed to the large-file state machine: played here,
+  // its ranges several at once, each an execution of its own ended at the function's timeout.
+  const sfn = await startStackStepFunctions(server.endpoint, server.bucket, timeoutMs, {
+    onExecutionDone: (name, summary) =>
+      process.stderr.write(
+        `large file ${name}: ${summary.status}, ${summary.ranges} ranges, ${summary.invocations} invocations` +
+          `${summary.error ? ` (${summary.error.Error}: ${summary.error.Cause})` : ''}\n`,
+      ),
+  });
+  useLocalStepFunctions(process.env, sfn, timeoutMs);
   const client = createS3Client({ endpoint: server.endpoint });
   await seedSamples(client, server.bucket);
   client.destroy();
@@ -54,6 +65,9 @@ export async function startS3Service(context: { fail(error: Error): void }): Pro
       `  then:     ${cli} cp s3://${server.bucket}/${prefixes.solved}puzzles.txt -   (report: ${prefixes.reports}puzzles.txt.json)`,
       `  events:   npm run invoke -- events/s3-put.json`,
     ],
-    close: server.close,
+    close: async () => {
+      await sfn.close();
+      await server.close();
+    },
   };
 }

@@ -66,6 +66,12 @@ declare module 's3rver/lib/stores/filesystem.js' {
     putMetadata(bucket: string, key: string, metadata: Record<string, unknown>, md5?: string): Promise<void>;
     getObject(bucket: string, key: string, options?: { start?: number; end?: number }): Promise<StoredObject | null>;
     initiateUpload(bucket: string, key: string, uploadId: string, metadata: unknown): Promise<void>;
+    putPart(
+      bucket: string,
+      uploadId: string,
+      partNumber: number,
+      content: unknown,
+    ): Promise<{ size: number; md5: string }>;
     copyObject(
       srcBucket: string,
       srcKey: string,

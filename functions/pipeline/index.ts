@@ -8,3 +8,13 @@ export type { ProcessObjectOptions, ProcessObjectResult } from './process-object
 export { createS3Client, s3ClientSettingsFromEnv, sharedS3Client } from './s3-client.js';
 export type { S3ClientSettings } from './s3-client.js';
 export type { FileReport, ReportedCounts, ReportedFailure } from './report.js';
+export { failLargeFile, finishLargeFile } from './finish-large-file.js';
+export { solveRange, stagingKeys } from './solve-range.js';
+export type { RangeTally } from './solve-range.js';
+export { handOverToRanges } from './large-file-job.js';
+export { startWithStepFunctions } from './large-file-starter.js';
+export type { LargeFileStarter, StartOutcome } from './large-file-starter.js';
+export { needsRanges, planRanges, rangeBytesFor, RANGE_BYTES_ENV } from './range-plan.js';
+export type { RangePlanSettings } from './range-plan.js';
+export { assembleStagedOutput, planParts } from './staged-output.js';
+export { timeMarginMs, TimeLimitError } from './time-limit.js';

@@ -1,4 +1,4 @@
-import { AbortMultipartUploadCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { PassThrough } from 'node:stream';
@@ -24,7 +24,20 @@ import {
 } from '../contract/service-layout.js';
 import { reportedCounts, reportedFailure } from './report.js';
 import type { FileReport } from './report.js';
-import { ServiceError } from '../contract/service-error.js';
+import {
+  abortUpload,
+  bareETag,
+  checkSourceUnchanged,
+  type Head,
+  headOrUndefined,
+  isPreconditionFailed,
+  SourceChangedError,
+  writeCondition,
+} from './object-versions.js';
+import { stopBeforeTimeout, TimeLimitError } from './time-limit.js';
+import { handOverToRanges } from './large-file-job.js';
+import { needsRanges, rangePlanSettingsFromEnv, type RangePlanSettings } from './range-plan.js';
+import type { LargeFileStarter } from './large-file-starter.js';
 
 /**
  * Multipart part size. S3's minimum is 5 MiB; 8 MiB keeps a 1M-puzzle output (about 82 MB) at
@@ -54,31 +67,10 @@ export interface ProcessObjectOptions {
    * there is time, instead of the invocation dying at its timeout with nothing said.
    */
   timeLeftMs?: () => number;
-}
-
-/**
- * What a run keeps for the end when it stops for time: the batches in flight to finish, the upload
- * to abort and the report to write. That takes well under a second (0.2-0.4 s against the local S3
- * on a loaded 2-core machine), so 10 s is ample in AWS; a short invocation keeps a quarter of it.
- */
-export function timeMarginMs(timeLeftMs: number): number {
-  return Math.min(10_000, timeLeftMs / 4);
-}
-
-/** Solving stopped for time: the file needs more than one invocation of this function can give. */
-export class TimeLimitError extends ServiceError<'TIME_LIMIT'> {
-  override readonly name = 'TimeLimitError';
-  constructor(
-    readonly rowsRead: number,
-    readonly seconds: number,
-  ) {
-    super(
-      'TIME_LIMIT',
-      `solving stopped after ${seconds.toFixed(1)} s and ${rowsRead} rows, before the function's timeout: ` +
-        'the file needs more than one invocation can give. Split it into smaller files, or give the files function ' +
-        'more time (filesTimeoutSeconds, at most 900) or memory (vCPUs: filesMemoryMb), then upload it again.',
-    );
-  }
+  /** How a file too large for one invocation is cut (default: from the function's environment). */
+  ranges?: RangePlanSettings;
+  /** Starts the large-file state machine (default: Step Functions, at the ARN in the environment). */
+  startLargeFile?: LargeFileStarter;
 }
 
 export type ProcessObjectResult =
@@ -89,36 +81,23 @@ export type ProcessObjectResult =
        * `already-solved`/`already-rejected`: a report already answers this ETag (see `alreadyHandled`);
        * `superseded`: the source was replaced while this run solved it, so this run wrote nothing
        * more (the new version's own event answers it); `already-failed`: a report says this version
-       * could not be solved within one invocation (solving it again would fail the same way).
+       * could not be solved within one invocation (solving it again would fail the same way);
+       * `handed-over`: too large for one invocation, it is solved in ranges by the large-file
+       * state machine, which writes the output and the report (functions/contract/large-files.ts).
        */
-      reason: 'already-solved' | 'already-rejected' | 'already-failed' | 'source-missing' | 'superseded';
+      reason:
+        | 'already-solved'
+        | 'already-rejected'
+        | 'already-failed'
+        | 'source-missing'
+        | 'superseded'
+        | 'handed-over';
       sourceKey: string;
       eTag?: string;
     };
 
-/** ETags come quoted from HEAD/GET and bare in events; compare them bare. */
-function bareETag(eTag: string | undefined): string {
-  return (eTag ?? '').replace(/"/g, '');
-}
-
-function isNotFound(error: unknown): boolean {
-  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } } | null;
-  return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
-}
-
-async function headOrUndefined(client: S3Client, bucket: string, key: string) {
-  try {
-    return await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
-  } catch (error) {
-    if (isNotFound(error)) return undefined;
-    throw error;
-  }
-}
-
-type Head = Awaited<ReturnType<typeof headOrUndefined>>;
-
 /** The outputs as they are now: their ETags make the run's writes conditional on nobody writing in between. */
-interface ExistingOutputs {
+export interface ExistingOutputs {
   output: Head;
   report: Head;
 }
@@ -137,39 +116,6 @@ function alreadyHandled(
   const outcome = report?.Metadata?.[REPORT_OUTCOME_METADATA];
   if (outcome === 'rejected' || outcome === 'failed') return outcome;
   return answers(output) ? 'solved' : undefined;
-}
-
-/**
- * A write that lands only over the object this run saw at its start (S3 conditional writes): if
- * another run wrote it in between, S3 answers 412 and this run's write does not land.
- */
-function writeCondition(existing: Head): { IfMatch: string } | { IfNoneMatch: string } {
-  return existing?.ETag ? { IfMatch: existing.ETag } : { IfNoneMatch: '*' };
-}
-
-/** The source was replaced since this run read its version: this run's answers are stale. */
-export class SourceChangedError extends ServiceError<'SOURCE_CHANGED'> {
-  override readonly name = 'SourceChangedError';
-  constructor(readonly sourceKey: string) {
-    super('SOURCE_CHANGED', `${sourceKey} was replaced while it was being solved`);
-  }
-}
-
-/** Throws SourceChangedError unless the source is still the version `eTag` (a HEAD with If-Match: 412 otherwise). */
-async function checkSourceUnchanged(options: ProcessObjectOptions, eTag: string): Promise<void> {
-  try {
-    await options.client.send(
-      new HeadObjectCommand({ Bucket: options.bucket, Key: options.sourceKey, IfMatch: `"${eTag}"` }),
-    );
-  } catch (error) {
-    if (isPreconditionFailed(error) || isNotFound(error)) throw new SourceChangedError(options.sourceKey);
-    throw error;
-  }
-}
-
-function isPreconditionFailed(error: unknown): boolean {
-  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } } | null;
-  return e?.name === 'PreconditionFailed' || e?.$metadata?.httpStatusCode === 412;
 }
 
 /**
@@ -217,7 +163,7 @@ async function solveIntoOutput(
       Body: outputBody,
       ContentType: contentTypeFor(kind),
       Metadata: { [SOURCE_ETAG_METADATA]: eTag, [SOURCE_KEY_METADATA]: encodeURIComponent(options.sourceKey) },
-      ...writeCondition(existing.output),
+      ...writeCondition(existing.output?.ETag),
     },
     partSize: options.partSize ?? DEFAULT_PART_SIZE,
     queueSize: options.queueSize ?? DEFAULT_QUEUE_SIZE,
@@ -236,21 +182,12 @@ async function solveIntoOutput(
     grade,
   }).then(async () => {
     await finished(answers);
-    await checkSourceUnchanged(options, eTag);
+    await checkSourceUnchanged(options.client, options.bucket, options.sourceKey, eTag);
     outputBody.end();
   });
   const uploading = upload.done();
   // Stop with time left: the input fails with TimeLimitError, which ends the solver and the upload.
-  const started = performance.now();
-  const timeLeft = options.timeLeftMs?.();
-  const timer =
-    timeLeft === undefined
-      ? undefined
-      : setTimeout(
-          () => body.destroy(new TimeLimitError(tally.rowsRead, (performance.now() - started) / 1000)),
-          Math.max(0, timeLeft - timeMarginMs(timeLeft)),
-        );
-  timer?.unref();
+  const cancelTimer = stopBeforeTimeout(options.timeLeftMs, body, () => tally.rowsRead);
   // Whichever side fails first ends both: a stalled upload must not leave the reader waiting forever.
   let solveError: unknown;
   solving.catch((error: unknown) => {
@@ -259,9 +196,9 @@ async function solveIntoOutput(
   uploading.catch(() => undefined);
   try {
     await Promise.all([solving, uploading]);
-    clearTimeout(timer);
+    cancelTimer();
   } catch (error) {
-    clearTimeout(timer);
+    cancelTimer();
     body.destroy();
     // Failing the upload's body (not just ending it, which would complete a truncated object)
     // ends the Upload; then the parts already sent are removed.
@@ -277,24 +214,6 @@ async function solveIntoOutput(
     // Else the first cause: an S3 write that failed is what stopped the solver (whose own error is
     // then only the consequence, an AbortError or a premature close).
     throw uploadError ?? error;
-  }
-}
-
-/** Removes a failed upload's parts; a failure to do so is logged, never thrown over the real cause. */
-async function abortUpload(client: S3Client, bucket: string, key: string, uploadId: string | undefined): Promise<void> {
-  if (!uploadId) return;
-  try {
-    await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId }));
-  } catch (error) {
-    logger.warn(
-      "Could not abort the failed output's multipart upload; the bucket's lifecycle rule removes it within a day",
-      {
-        bucket,
-        key,
-        uploadId,
-        error: error as Error,
-      },
-    );
   }
 }
 
@@ -353,7 +272,29 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
   };
   const isConflict = (error: unknown): boolean => error instanceof SourceChangedError || isPreconditionFailed(error);
 
-  if (kind) {
+  const plan = options.ranges ?? rangePlanSettingsFromEnv();
+  if (kind && needsRanges(head.ContentLength ?? 0, kind, grade, plan)) {
+    try {
+      const handed = await handOverToRanges({
+        ...options,
+        kind,
+        eTag,
+        size: head.ContentLength ?? 0,
+        grade,
+        existing,
+        plan,
+      });
+      if (handed.status === 'handed-over') return { status: 'skipped', reason: 'handed-over', sourceKey, eTag };
+      if (handed.status === 'rejected') {
+        rejection = handed.error;
+        tally.readAhead(handed.rowsRead);
+      } else timeLimit = handed.error;
+    } catch (error) {
+      if (isConflict(error)) return supersededOrThrow(error);
+      recordFile('failed');
+      throw error;
+    }
+  } else if (kind) {
     try {
       await solveIntoOutput(options, kind, eTag, tally, existing, grade);
     } catch (error) {
@@ -387,7 +328,7 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
   };
   // The report, too, only while the source is this version and over the report this run saw.
   try {
-    await checkSourceUnchanged(options, eTag);
+    await checkSourceUnchanged(options.client, options.bucket, options.sourceKey, eTag);
     await client.send(
       new PutObjectCommand({
         Bucket: bucket,
@@ -399,7 +340,7 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
           [SOURCE_KEY_METADATA]: encodeURIComponent(sourceKey),
           [REPORT_OUTCOME_METADATA]: report.outcome,
         },
-        ...writeCondition(existing.report),
+        ...writeCondition(existing.report?.ETag),
       }),
     );
   } catch (error) {

@@ -18,7 +18,7 @@ export interface FileReport {
   output: { key: string; written: boolean };
   format: FileKind | undefined;
   /** Why a rejected file was rejected, or a failed one failed. */
-  error?: { code: FormatErrorCode | 'TIME_LIMIT'; message: string; line?: number };
+  error?: { code: FormatErrorCode | 'TIME_LIMIT' | 'RANGES_FAILED'; message: string; line?: number };
   /** Rows answered in the output. A rejected file's output was never written, so all are 0 there. */
   counts: ReportedCounts;
   /**
@@ -34,6 +34,13 @@ export interface FileReport {
   durationMs: number;
   /** Rows (blank lines excluded) per second of the whole processing: read, solve, write. */
   puzzlesPerSecond: number;
+  /**
+   * A file too large for one invocation, solved in ranges (docs/files.md): how many ranges of how
+   * many bytes, how many were solved a second time knowing where they start, the function
+   * invocations it took (every range attempt, the hand-over and the finish steps), and the parts
+   * of the output's one multipart upload.
+   */
+  split?: { ranges: number; rangeBytes: number; redone: number; invocations: number; parts: number };
 }
 
 /** Row counts of a report; a rejected file's also say how far reading got before the error. */

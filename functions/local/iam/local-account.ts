@@ -9,8 +9,8 @@ export const LOCAL_ACCOUNT_ID = '123456789012';
 export const LOCAL_REGION = 'us-east-1';
 export const LOCAL_PARTITION = 'aws';
 
-/** Who calls the twin's S3: the account's admin, the two functions and the batch run's state machine. */
-export type LocalCaller = 'admin' | 'files' | 'api' | 'run';
+/** Who calls the twin's S3: the account's admin, the two functions and the two state machines. */
+export type LocalCaller = 'admin' | 'files' | 'api' | 'run' | 'largeFile';
 
 /**
  * Access key of each caller (its secret is the same string: the twin trusts the key, as s3rver
@@ -22,6 +22,7 @@ export const LOCAL_ACCESS_KEYS: Readonly<Record<LocalCaller, string>> = {
   files: 'LOCALFILESFUNCTION',
   api: 'LOCALAPIFUNCTION',
   run: 'LOCALBATCHRUN',
+  largeFile: 'LOCALLARGEFILERUN',
 };
 
 /** S3 credentials that sign as `caller` (secret = key). */

@@ -1,6 +1,6 @@
 /**
  * Which synthesized principal each local access key stands for: the files function's role, the
- * API function's role, the batch run's state machine role (found in the template by what they
+ * API function's role, the batch run's and the large-file state machines' roles (found in the template by what they
  * are, not by name), and the admin.
  */
 import type { Caller } from './decide.js';
@@ -13,14 +13,23 @@ function functionRole(model: PolicyModel, purpose: string): string {
   throw new Error(`the template has no function with FUNCTION_PURPOSE=${purpose}`);
 }
 
-/** The role of the state machine whose definition reads the bucket with a Distributed Map's item reader. */
-function runRole(model: PolicyModel): string {
+/**
+ * The state machine whose Distributed Map reads the bucket with `reader`: the batch run lists a
+ * prefix (s3:listObjectsV2), the large-file machine reads a manifest of ranges (s3:getObject).
+ */
+function stateMachineReading(model: PolicyModel, reader: 'listObjectsV2' | 'getObject') {
   for (const [id, resource] of Object.entries(model.resolver.template.Resources)) {
     if (resource.Type !== 'AWS::StepFunctions::StateMachine') continue;
     const definition = String(model.resolver.resolve(resource.Properties?.DefinitionString ?? ''));
-    if (definition.includes('"ItemReader"')) return model.stateMachines.get(id)!.role;
+    if (definition.includes('"ItemReader"') && definition.includes(`:s3:${reader}`))
+      return model.stateMachines.get(id)!;
   }
-  throw new Error('the template has no state machine with a Distributed Map item reader');
+  throw new Error(`the template has no state machine whose Distributed Map reads with s3:${reader}`);
+}
+
+/** The large-file state machine's ARN, as the files function is told it. */
+export function largeFileStateMachineArn(model: PolicyModel): string {
+  return stateMachineReading(model, 'getObject').arn;
 }
 
 export function callerFor(model: PolicyModel, local: LocalCaller): Caller {
@@ -31,7 +40,9 @@ export function callerFor(model: PolicyModel, local: LocalCaller): Caller {
     case 'api':
       return { role: functionRole(model, local), session: `sudoku-${local}` };
     case 'run':
-      return { role: runRole(model), session: 'sudoku-run' };
+      return { role: stateMachineReading(model, 'listObjectsV2').role, session: 'sudoku-run' };
+    case 'largeFile':
+      return { role: stateMachineReading(model, 'getObject').role, session: 'sudoku-large-file' };
   }
 }
 

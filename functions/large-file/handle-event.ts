@@ -1,0 +1,38 @@
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { FinishResult, LargeFileEvent } from '../contract/large-files.js';
+import { failLargeFile, finishLargeFile, sharedS3Client, solveRange } from '../pipeline/index.js';
+
+export interface HandleLargeFileEventOptions {
+  client?: S3Client;
+  timeLeftMs?: () => number;
+}
+
+/** What a range step answers the map: small, so 10,000 of them never weigh on the state. */
+export interface RangeResult {
+  index: number;
+  rows: number;
+}
+
+/**
+ * The files function's side of the large-file state machine: each step of the job, straight to
+ * the pipeline. Errors are thrown, so the state machine's retry rules (RANGE_RETRY) see them by name.
+ */
+export async function handleLargeFileEvent(
+  event: LargeFileEvent,
+  options: HandleLargeFileEventOptions = {},
+): Promise<RangeResult | FinishResult> {
+  const client = options.client ?? sharedS3Client();
+  switch (event.largeFile) {
+    case 'range': {
+      const tally = await solveRange(event.job, event.range, {
+        client,
+        ...(options.timeLeftMs ? { timeLeftMs: options.timeLeftMs } : {}),
+      });
+      return { index: tally.index, rows: tally.counts.rows };
+    }
+    case 'finish':
+      return finishLargeFile(event.job, { client });
+    case 'fail':
+      return failLargeFile(event.job, event.error, { client });
+  }
+}

@@ -1,0 +1,279 @@
+/**
+ * The end of a file solved in ranges: `finishLargeFile` reads every range's tally, names the
+ * ranges to solve again (their answers quote line numbers, or a .csv range started inside a
+ * quoted field: both need what the ranges before it counted), and once none is left assembles
+ * the output and writes the file's one report; `failLargeFile` reports a job that cannot finish.
+ * Either way the job's staging objects are removed.
+ */
+import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { contentTypeFor, emptyRowCounts, levelHistogram } from '../formats/index.js';
+import type { RowCounts } from '../formats/index.js';
+import type { FinishResult, LargeFileJob, RangeItem } from '../contract/large-files.js';
+import { REPORT_OUTCOME_METADATA, SOURCE_ETAG_METADATA, SOURCE_KEY_METADATA } from '../contract/service-layout.js';
+import { logger, recordFile, recordSolves } from '../observability/powertools.js';
+import { mapBounded } from './concurrency.js';
+import {
+  bareETag,
+  checkSourceUnchanged,
+  headOrUndefined,
+  isPreconditionFailed,
+  SourceChangedError,
+  writeCondition,
+} from './object-versions.js';
+import { reportedFailure, type FileReport } from './report.js';
+import { assembleStagedOutput, type StagedPiece } from './staged-output.js';
+import { type RangeTally, stagingKeys } from './solve-range.js';
+
+const REPORT_FAILURES = 100;
+
+export interface FinishOptions {
+  client: S3Client;
+}
+
+/** Every object under `prefix`, with its size. */
+async function listAll(client: S3Client, bucket: string, prefix: string): Promise<StagedPiece[]> {
+  const found: StagedPiece[] = [];
+  let token: string | undefined;
+  do {
+    const page = await client.send(
+      new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}) }),
+    );
+    for (const object of page.Contents ?? []) found.push({ key: object.Key!, size: object.Size ?? 0 });
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+  return found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+async function readTallies(client: S3Client, job: LargeFileJob): Promise<RangeTally[]> {
+  const keys = await listAll(client, job.bucket, `${job.stagingPrefix}tally/`);
+  if (keys.length !== job.ranges)
+    throw new Error(
+      `${job.ranges - keys.length} of ${job.ranges} ranges have no tally: the solve map did not finish them`,
+    );
+  return mapBounded(keys, 16, async ({ key }) => {
+    const got = await client.send(new GetObjectCommand({ Bucket: job.bucket, Key: key }));
+    return JSON.parse(await got.Body!.transformToString()) as RangeTally;
+  });
+}
+
+/** Ranges whose answers depend on where they start, with what they need to be solved again. */
+function rangesToRedo(job: LargeFileJob, tallies: readonly RangeTally[]): RangeItem[] {
+  const redo: RangeItem[] = [];
+  let newlinesBefore = 0;
+  let quotes = 0;
+  for (const tally of tallies) {
+    const inQuotes = job.kind.format === 'csv' && quotes % 2 === 1;
+    if (!tally.known && (tally.failuresTotal > 0 || inQuotes !== tally.inQuotes)) {
+      const start = tally.index * job.rangeBytes;
+      redo.push({
+        index: tally.index,
+        start,
+        end: Math.min(job.size, start + job.rangeBytes),
+        newlinesBefore,
+        inQuotes,
+      });
+    }
+    newlinesBefore += tally.window.newlines;
+    quotes += tally.window.quotes;
+  }
+  return redo;
+}
+
+function sumCounts(tallies: readonly RangeTally[]): RowCounts {
+  const total = emptyRowCounts();
+  for (const { counts } of tallies)
+    for (const name of Object.keys(total) as (keyof RowCounts)[]) total[name] += counts[name];
+  return total;
+}
+
+/** Removes the job's staging objects; what cannot be removed, the bucket's lifecycle rule removes. */
+async function removeStaging(client: S3Client, job: LargeFileJob): Promise<void> {
+  try {
+    const objects = await listAll(client, job.bucket, job.stagingPrefix);
+    for (let i = 0; i < objects.length; i += 1000) {
+      await client.send(
+        new DeleteObjectsCommand({
+          Bucket: job.bucket,
+          Delete: { Objects: objects.slice(i, i + 1000).map(({ key }) => ({ Key: key })), Quiet: true },
+        }),
+      );
+    }
+  } catch (error) {
+    logger.warn("Could not remove the job's staging objects; the bucket's lifecycle rule removes them", {
+      stagingPrefix: job.stagingPrefix,
+      error: error as Error,
+    });
+  }
+}
+
+async function writeReport(client: S3Client, job: LargeFileJob, report: FileReport): Promise<void> {
+  await checkSourceUnchanged(client, job.bucket, job.sourceKey, job.eTag);
+  await client.send(
+    new PutObjectCommand({
+      Bucket: job.bucket,
+      Key: job.reportKey,
+      Body: `${JSON.stringify(report, null, 2)}\n`,
+      ContentType: 'application/json',
+      Metadata: {
+        [SOURCE_ETAG_METADATA]: job.eTag,
+        [SOURCE_KEY_METADATA]: encodeURIComponent(job.sourceKey),
+        [REPORT_OUTCOME_METADATA]: report.outcome,
+      },
+      ...writeCondition(job.reportETag),
+    }),
+  );
+}
+
+/** A write refused because the source was replaced: the new version's own event answers it. */
+async function superseded(client: S3Client, job: LargeFileJob, error: unknown): Promise<boolean> {
+  if (!(error instanceof SourceChangedError) && !isPreconditionFailed(error)) return false;
+  const now = await headOrUndefined(client, job.bucket, job.sourceKey);
+  return !now || bareETag(now.ETag) !== job.eTag;
+}
+
+async function baseReport(
+  client: S3Client,
+  job: LargeFileJob,
+): Promise<Pick<FileReport, 'source' | 'format' | 'startedAt' | 'finishedAt' | 'durationMs'>> {
+  const source = await headOrUndefined(client, job.bucket, job.sourceKey);
+  const finished = new Date();
+  return {
+    source: { bucket: job.bucket, key: job.sourceKey, eTag: job.eTag, size: source?.ContentLength },
+    format: { format: job.kind.format, gzip: job.kind.gzip },
+    startedAt: job.startedAt,
+    finishedAt: finished.toISOString(),
+    durationMs: finished.getTime() - Date.parse(job.startedAt),
+  };
+}
+
+/** The finish step: ranges to redo, or the output assembled and the report written. */
+export async function finishLargeFile(job: LargeFileJob, options: FinishOptions): Promise<FinishResult> {
+  const { client } = options;
+  const tallies = (await readTallies(client, job)).sort((a, b) => a.index - b.index);
+  const redo = rangesToRedo(job, tallies);
+  if (redo.length > 0) {
+    const manifestKey = stagingKeys.redo(job);
+    await client.send(
+      new PutObjectCommand({
+        Bucket: job.bucket,
+        Key: manifestKey,
+        Body: JSON.stringify(redo),
+        ContentType: 'application/json',
+      }),
+    );
+    logger.info('Ranges to solve again, knowing where they start', { sourceKey: job.sourceKey, redo: redo.length });
+    return { redo: { manifestKey, ranges: redo.length } };
+  }
+  const counts = sumCounts(tallies);
+  const levels = tallies.reduce(
+    (sum, t) => sum.map((n, i) => n + (t.levels[i] ?? 0)),
+    tallies[0]?.levels.map(() => 0) ?? [],
+  );
+  const invocations = (await listAll(client, job.bucket, `${job.stagingPrefix}attempts/`)).length;
+  const redone = tallies.filter((t) => t.known && t.index > 0).length;
+  try {
+    await checkSourceUnchanged(client, job.bucket, job.sourceKey, job.eTag);
+    const pieces = await listAll(client, job.bucket, `${job.stagingPrefix}out/`);
+    if (pieces.length !== job.ranges) throw new Error(`${job.ranges - pieces.length} ranges have no staged answers`);
+    const parts = await assembleStagedOutput({
+      client,
+      bucket: job.bucket,
+      key: job.outputKey,
+      pieces,
+      contentType: contentTypeFor(job.kind),
+      metadata: { [SOURCE_ETAG_METADATA]: job.eTag, [SOURCE_KEY_METADATA]: encodeURIComponent(job.sourceKey) },
+      ...(job.outputETag ? { existingETag: job.outputETag } : {}),
+    });
+    const base = await baseReport(client, job);
+    const report: FileReport = {
+      ...base,
+      outcome: 'solved',
+      output: { key: job.outputKey, written: true },
+      counts,
+      ...(job.grade ? { levels: levelHistogram(levels) } : {}),
+      failures: tallies.flatMap((t) => t.failures.map(reportedFailure)).slice(0, REPORT_FAILURES),
+      failuresTotal: tallies.reduce((n, t) => n + t.failuresTotal, 0),
+      puzzlesPerSecond: base.durationMs > 0 ? Math.round((counts.rows * 1000) / base.durationMs) : 0,
+      split: {
+        ranges: job.ranges,
+        rangeBytes: job.rangeBytes,
+        redone,
+        invocations: invocations + (redone > 0 ? 3 : 2),
+        parts,
+      },
+    };
+    await writeReport(client, job, report);
+    recordSolves(counts.solved, counts.rows - counts.solved, 0);
+    recordFile('solved');
+    logger.info('File solved in ranges', {
+      sourceKey: job.sourceKey,
+      outputKey: job.outputKey,
+      counts,
+      ranges: job.ranges,
+      redone,
+      parts,
+    });
+  } catch (error) {
+    if (!(await superseded(client, job, error))) throw error;
+    logger.info('Source replaced while it was solved in ranges; this job stops', { sourceKey: job.sourceKey });
+    await removeStaging(client, job);
+    return { outcome: 'superseded' };
+  }
+  await removeStaging(client, job);
+  return { outcome: 'solved' };
+}
+
+/** The fail step: a job that cannot finish gets a `failed` report saying why (unless its source was replaced). */
+export async function failLargeFile(
+  job: LargeFileJob,
+  error: { Error?: string; Cause?: string },
+  options: FinishOptions,
+): Promise<FinishResult> {
+  const { client } = options;
+  const cause = parseCause(error.Cause);
+  const timeLimit = error.Error === 'TimeLimitError';
+  const report: FileReport = {
+    ...(await baseReport(client, job)),
+    outcome: 'failed',
+    output: { key: job.outputKey, written: false },
+    error: {
+      code: timeLimit ? 'TIME_LIMIT' : 'RANGES_FAILED',
+      message: timeLimit
+        ? cause
+        : `The file was cut into ${job.ranges} ranges and could not be finished: ${error.Error ?? 'error'}: ${cause}. ` +
+          'Upload it again to retry.',
+    },
+    counts: { ...emptyRowCounts(), rowsReadBeforeError: 0 },
+    failures: [],
+    failuresTotal: 0,
+    puzzlesPerSecond: 0,
+    split: { ranges: job.ranges, rangeBytes: job.rangeBytes, redone: 0, invocations: 0, parts: 0 },
+  };
+  try {
+    if (error.Error === 'SourceChangedError') throw new SourceChangedError(job.sourceKey);
+    await writeReport(client, job, report);
+    recordFile('failed');
+    logger.error('File solved in ranges failed: a failed report says why', {
+      sourceKey: job.sourceKey,
+      error: report.error,
+    });
+  } catch (failure) {
+    if (!(await superseded(client, job, failure))) throw failure;
+    await removeStaging(client, job);
+    return { outcome: 'superseded' };
+  }
+  await removeStaging(client, job);
+  return {};
+}
+
+/** Step Functions passes a Lambda error's Cause as the JSON of `{errorType, errorMessage, trace}`. */
+function parseCause(cause: string | undefined): string {
+  if (!cause) return 'no cause given';
+  try {
+    const parsed = JSON.parse(cause) as { errorMessage?: unknown };
+    return typeof parsed.errorMessage === 'string' ? parsed.errorMessage : cause;
+  } catch {
+    return cause;
+  }
+}

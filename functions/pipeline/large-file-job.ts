@@ -1,0 +1,221 @@
+/**
+ * Handing a file too large for one invocation to the large-file state machine: check what can be
+ * checked before cutting (a .csv's header), inflate a .gz into a staging copy (gzip cannot be
+ * cut by bytes), plan the ranges, write them as the solve map's manifest and start the job.
+ */
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import {
+  decodeUtf8,
+  type FileKind,
+  FormatError,
+  isFormatError,
+  readCsvHeaderLines,
+  splitLines,
+} from '../formats/index.js';
+import { type LargeFileJob, largeFileJobId, type RangeItem, stagingPrefixFor } from '../contract/large-files.js';
+import { logger } from '../observability/powertools.js';
+import { abortUpload, bareETag, type Head, isNotFound } from './object-versions.js';
+import { planRanges, rangeBytesFor, type RangePlanSettings } from './range-plan.js';
+import { startWithStepFunctions, type LargeFileStarter } from './large-file-starter.js';
+import { byteCounter, stopBeforeTimeout, TimeLimitError } from './time-limit.js';
+
+export interface HandOverOptions {
+  client: S3Client;
+  bucket: string;
+  sourceKey: string;
+  outputKey: string;
+  reportKey: string;
+  kind: FileKind;
+  eTag: string;
+  size: number;
+  grade: boolean;
+  existing: { output: Head; report: Head };
+  plan: RangePlanSettings;
+  timeLeftMs?: () => number;
+  startLargeFile?: LargeFileStarter;
+}
+
+export type HandOverResult =
+  | { status: 'handed-over'; job: LargeFileJob; started: boolean }
+  | { status: 'rejected'; error: FormatError; rowsRead: number }
+  | { status: 'failed'; error: TimeLimitError };
+
+/** A .gz that failed to inflate, and how many lines came out of it first (the report says how far reading got). */
+class InflateError extends Error {
+  constructor(
+    readonly fault: FormatError,
+    readonly lines: number,
+  ) {
+    super(fault.message);
+  }
+}
+
+/** The object's bytes from `from` on, of exactly the version `eTag` (a ranged GET; 412 if it changed). */
+export async function readFrom(
+  client: S3Client,
+  bucket: string,
+  key: string,
+  eTag: string,
+  from = 0,
+): Promise<Readable> {
+  const got = await client.send(
+    new GetObjectCommand({
+      Bucket: bucket,
+      Key: key,
+      IfMatch: `"${eTag}"`,
+      ...(from > 0 ? { Range: `bytes=${from}-` } : {}),
+    }),
+  );
+  return got.Body as Readable;
+}
+
+/** A .csv's header record, read from the start of the file (FormatError for a header without a puzzle column). */
+export async function csvHeaderOf(client: S3Client, bucket: string, key: string, eTag: string, grade: boolean) {
+  const body = await readFrom(client, bucket, key, eTag);
+  try {
+    return await readCsvHeaderLines(splitLines(decodeUtf8(body)), grade);
+  } finally {
+    body.destroy();
+  }
+}
+
+/**
+ * Gunzips the source into the job's staging copy, within the invocation's time. Returns the copy's
+ * ETag and size; BAD_GZIP for a file that is not gzip, TimeLimitError when the inflation itself
+ * would outlast the invocation.
+ */
+async function inflateToStaging(options: HandOverOptions, key: string): Promise<{ eTag: string; size: number }> {
+  const { client, bucket } = options;
+  const body = await readFrom(client, bucket, options.sourceKey, options.eTag);
+  let size = 0;
+  let lines = 0;
+  const inflated = byteCounter((n, chunk) => {
+    size += n;
+    for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
+  });
+  const upload = new Upload({
+    client,
+    params: { Bucket: bucket, Key: key, Body: inflated, ContentType: 'application/octet-stream' },
+    leavePartsOnError: true,
+  });
+  const cancel = stopBeforeTimeout(
+    options.timeLeftMs,
+    body,
+    () => 0,
+    `the .gz could not even be inflated within one invocation. Upload it uncompressed (it is then cut into ranges) or split it.`,
+  );
+  const uploading = upload.done();
+  uploading.catch(() => undefined);
+  try {
+    await pipeline(body, createGunzip(), inflated);
+    const done = await uploading;
+    return { eTag: bareETag(done.ETag), size };
+  } catch (error) {
+    inflated.destroy();
+    await uploading.catch(() => undefined);
+    await abortUpload(client, bucket, key, upload.uploadId);
+    const code = (error as { code?: string }).code;
+    if (code === 'Z_DATA_ERROR' || code === 'Z_BUF_ERROR')
+      throw new InflateError(
+        new FormatError('BAD_GZIP', `The file ends in .gz but is not valid gzip (${(error as Error).message}).`),
+        lines,
+      );
+    throw error;
+  } finally {
+    cancel();
+  }
+}
+
+async function readJob(client: S3Client, bucket: string, key: string): Promise<LargeFileJob | undefined> {
+  try {
+    const got = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    return JSON.parse(await got.Body!.transformToString()) as LargeFileJob;
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Plans the file's ranges, writes the manifest and starts its job (or finds it started). */
+export async function handOverToRanges(options: HandOverOptions): Promise<HandOverResult> {
+  const { client, bucket, kind } = options;
+  const jobId = largeFileJobId(options.sourceKey, options.eTag);
+  const stagingPrefix = stagingPrefixFor(jobId);
+  const start = options.startLargeFile ?? startWithStepFunctions;
+  // A duplicate event of a version already handed over starts the same job again (Step Functions
+  // answers with the running execution, or that the name was used) instead of planning anew,
+  // which would overwrite the staging copy the running job's ranges read.
+  const planned = await readJob(client, bucket, `${stagingPrefix}job.json`);
+  if (planned) {
+    const outcome = await start(jobId, planned);
+    return { status: 'handed-over', job: planned, started: outcome.started };
+  }
+  let readKey = options.sourceKey;
+  let readETag = options.eTag;
+  let size = options.size;
+  try {
+    if (kind.gzip) {
+      readKey = `${stagingPrefix}inflated`;
+      ({ eTag: readETag, size } = await inflateToStaging(options, readKey));
+    }
+    if (kind.format === 'csv') await csvHeaderOf(client, bucket, readKey, readETag, options.grade);
+  } catch (error) {
+    if (error instanceof InflateError) return { status: 'rejected', error: error.fault, rowsRead: error.lines };
+    if (isFormatError(error)) return { status: 'rejected', error, rowsRead: 0 };
+    if (error instanceof TimeLimitError) return { status: 'failed', error };
+    throw error;
+  }
+  const { rangeBytes, ranges } = planRanges(size, rangeBytesFor(kind, options.grade, options.plan));
+  const items: RangeItem[] = Array.from({ length: ranges }, (_, index) => ({
+    index,
+    start: index * rangeBytes,
+    end: Math.min(size, (index + 1) * rangeBytes),
+  }));
+  const manifestKey = `${stagingPrefix}ranges.json`;
+  await client.send(
+    new PutObjectCommand({
+      Bucket: bucket,
+      Key: manifestKey,
+      Body: JSON.stringify(items),
+      ContentType: 'application/json',
+    }),
+  );
+  const job: LargeFileJob = {
+    bucket,
+    sourceKey: options.sourceKey,
+    eTag: options.eTag,
+    readKey,
+    readETag,
+    size,
+    outputKey: options.outputKey,
+    reportKey: options.reportKey,
+    kind: { format: kind.format as LargeFileJob['kind']['format'], gzip: kind.gzip },
+    grade: options.grade,
+    rangeBytes,
+    ranges,
+    stagingPrefix,
+    manifestKey,
+    ...(options.existing.output?.ETag ? { outputETag: options.existing.output.ETag } : {}),
+    ...(options.existing.report?.ETag ? { reportETag: options.existing.report.ETag } : {}),
+    startedAt: new Date().toISOString(),
+  };
+  await client.send(
+    new PutObjectCommand({
+      Bucket: bucket,
+      Key: `${stagingPrefix}job.json`,
+      Body: JSON.stringify(job),
+      ContentType: 'application/json',
+    }),
+  );
+  const outcome = await start(jobId, job);
+  logger.info(
+    outcome.started ? 'File too large for one invocation: solved in ranges' : 'File already being solved in ranges',
+    { bucket, sourceKey: options.sourceKey, eTag: options.eTag, size, ranges, rangeBytes, jobId },
+  );
+  return { status: 'handed-over', job, started: outcome.started };
+}

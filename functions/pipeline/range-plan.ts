@@ -1,0 +1,78 @@
+/**
+ * When a file is solved in ranges, and how large a range is: decided from the file's size before
+ * any row is read, at a planning rate no real file falls below, so a range always finishes in
+ * one invocation with half of it to spare.
+ *
+ * The planning rate is half of what one thread measured on the hardest shared set
+ * (puzzles6_forum_hardest_1106: ~8,500 rows/s solved, ~1,250 graded, on the 2-core AMD EPYC
+ * development machine, docs/files.md), and every row is taken to be as short as a row can be (82
+ * bytes: 81 cells and a line end), so a file of easy puzzles or long rows is only planned in more
+ * ranges than it needs, never fewer. Rows of .txt and .jsonl are solved on every thread the
+ * function has; a .csv on one.
+ */
+import type { FileKind } from '../formats/index.js';
+import { FILES_TIMEOUT_ENV } from '../contract/large-files.js';
+import { FUNCTION_TIMEOUT_DEFAULTS, SOLVER_THREADS_ENV } from '../contract/service-layout.js';
+import { timeMarginMs } from './time-limit.js';
+
+/** Rows per second per thread the plan counts on (half the hardest set's measured rate). */
+export const PLANNING_ROWS_PER_SECOND = { solved: 4_000, graded: 600 } as const;
+/** The shortest row: 81 cells and a line end. */
+export const SHORTEST_ROW_BYTES = 82;
+/** S3 allows 10,000 parts in one multipart upload, and each range is at least one. */
+export const MAX_RANGES = 10_000;
+/** gzip's largest ratio (deflate's 258-byte matches): a .gz of n bytes never inflates past ~1,032 n. */
+export const MAX_GZIP_EXPANSION = 1_032;
+/** An environment override of the range size in bytes (tests and trials: any file over it is split). */
+export const RANGE_BYTES_ENV = 'SUDOKU_RANGE_BYTES';
+
+export interface RangePlanSettings {
+  /** The function's timeout in seconds. */
+  timeoutSeconds: number;
+  /** Threads a .txt/.jsonl file is solved on. */
+  threads: number;
+  /** A fixed range size (RANGE_BYTES_ENV). */
+  rangeBytes?: number;
+}
+
+export function rangePlanSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): RangePlanSettings {
+  const positive = (name: string): number | undefined => {
+    const value = Number(env[name]);
+    return Number.isFinite(value) && value > 0 ? value : undefined;
+  };
+  const rangeBytes = positive(RANGE_BYTES_ENV);
+  return {
+    timeoutSeconds: positive(FILES_TIMEOUT_ENV) ?? FUNCTION_TIMEOUT_DEFAULTS.files,
+    threads: Math.floor(positive(SOLVER_THREADS_ENV) ?? 1),
+    ...(rangeBytes === undefined ? {} : { rangeBytes: Math.floor(rangeBytes) }),
+  };
+}
+
+/**
+ * The bytes one range may hold: what the planning rate solves in half of an invocation's usable
+ * time (its timeout less the margin kept for stopping). A file no larger is solved in one invocation.
+ */
+export function rangeBytesFor(kind: FileKind, grade: boolean, settings: RangePlanSettings): number {
+  if (settings.rangeBytes !== undefined) return settings.rangeBytes;
+  const timeoutMs = settings.timeoutSeconds * 1000;
+  const usableSeconds = (timeoutMs - timeMarginMs(timeoutMs)) / 1000;
+  const threads = kind.format === 'csv' ? 1 : Math.max(1, settings.threads);
+  const rate = (grade ? PLANNING_ROWS_PER_SECOND.graded : PLANNING_ROWS_PER_SECOND.solved) * threads;
+  return Math.floor((rate * usableSeconds * SHORTEST_ROW_BYTES) / 2);
+}
+
+/**
+ * Whether a file of `size` bytes needs ranges: a plain file larger than one range; a .gz whose
+ * inflated size could be (it is inflated first, then cut). A .json (at most 16 MiB) never does.
+ */
+export function needsRanges(size: number, kind: FileKind, grade: boolean, settings: RangePlanSettings): boolean {
+  if (kind.format === 'json') return false;
+  const rangeBytes = rangeBytesFor(kind, grade, settings);
+  return kind.gzip ? size * MAX_GZIP_EXPANSION > rangeBytes : size > rangeBytes;
+}
+
+/** The ranges of a file: equal cuts of at most `rangeBytes` (more if 10,000 would not cover it). */
+export function planRanges(size: number, rangeBytes: number): { rangeBytes: number; ranges: number } {
+  const bytes = Math.max(1, rangeBytes, Math.ceil(size / MAX_RANGES));
+  return { rangeBytes: bytes, ranges: Math.max(1, Math.ceil(size / bytes)) };
+}

@@ -1,0 +1,151 @@
+/**
+ * One range of a file solved in ranges (functions/contract/large-files.ts): the lines that start
+ * in it, solved into a staging object of its own, and a tally of what it counted. The staging
+ * object is written whole or not at all (a multipart upload completed only at the end), so a
+ * range killed half-way and retried starts over and leaves nothing behind.
+ */
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { FileTally, openLineRange, solvePuzzleStream } from '../formats/index.js';
+import type { RowCounts, RowFailure } from '../formats/index.js';
+import type { LargeFileJob, RangeItem } from '../contract/large-files.js';
+import { batchSolverFor, solverThreads } from '../parallel/index.js';
+import { logger } from '../observability/powertools.js';
+import { abortUpload, isPreconditionFailed, SourceChangedError } from './object-versions.js';
+import { csvHeaderOf, readFrom } from './large-file-job.js';
+import { byteCounter, stopBeforeTimeout } from './time-limit.js';
+
+/** What a range counted, kept beside its answers as `tally/<index>.json`. */
+export interface RangeTally {
+  index: number;
+  /**
+   * The range was solved knowing where it starts (the first range always does; others on a
+   * redo): its line numbers are the file's, its CSV records read from the right quote state.
+   */
+  known: boolean;
+  /** The quote state it was solved from (.csv). */
+  inQuotes: boolean;
+  /** Line ends and quotes in its window [start - 1, end - 1): summed, they place the ranges after it. */
+  window: { newlines: number; quotes: number };
+  counts: RowCounts;
+  failures: RowFailure[];
+  failuresTotal: number;
+  levels: number[];
+  outputBytes: number;
+  durationMs: number;
+}
+
+/** Staging keys of a job: answers, tallies and one marker per range invocation. */
+export const stagingKeys = {
+  out: (job: LargeFileJob, index: number) => `${job.stagingPrefix}out/${String(index).padStart(5, '0')}`,
+  tally: (job: LargeFileJob, index: number) => `${job.stagingPrefix}tally/${String(index).padStart(5, '0')}.json`,
+  attempt: (job: LargeFileJob, index: number) =>
+    `${job.stagingPrefix}attempts/${String(index).padStart(5, '0')}-${randomUUID()}`,
+  redo: (job: LargeFileJob) => `${job.stagingPrefix}redo.json`,
+} as const;
+
+export interface SolveRangeOptions {
+  client: S3Client;
+  timeLeftMs?: () => number;
+  /** Failed rows a tally keeps (the report lists the first of the whole file). */
+  failureCap?: number;
+}
+
+/** Solves one range of a job into its staging object and writes its tally. */
+export async function solveRange(job: LargeFileJob, range: RangeItem, options: SolveRangeOptions): Promise<RangeTally> {
+  const { client } = options;
+  const { bucket } = job;
+  const started = performance.now();
+  // Counted by the finish step: the report says how many invocations the file took, retries included.
+  await client.send(new PutObjectCommand({ Bucket: bucket, Key: stagingKeys.attempt(job, range.index), Body: '' }));
+  const csv = job.kind.format === 'csv';
+  const first = range.start === 0;
+  const known = first || range.newlinesBefore !== undefined;
+  const inQuotes = !first && range.inQuotes === true;
+  try {
+    const csvHeader =
+      csv && !first ? await csvHeaderOf(client, bucket, job.readKey, job.readETag, job.grade) : undefined;
+    const body = await readFrom(client, bucket, job.readKey, job.readETag, first ? 0 : range.start - 1);
+    const opened = await openLineRange(body, { start: range.start, end: range.end, csv, inQuotes });
+    const tally = new FileTally({ failureCap: options.failureCap ?? 100 });
+    let outputBytes = 0;
+    const output = byteCounter((n) => {
+      outputBytes += n;
+    });
+    const key = stagingKeys.out(job, range.index);
+    const upload = new Upload({
+      client,
+      params: { Bucket: bucket, Key: key, Body: output, ContentType: 'application/octet-stream' },
+      leavePartsOnError: true,
+    });
+    const uploading = upload.done();
+    uploading.catch(() => undefined);
+    const cancel = stopBeforeTimeout(
+      options.timeLeftMs,
+      body,
+      () => tally.rowsRead,
+      `range ${range.index + 1} of ${job.ranges} needs more than one invocation can give. Give the files function more ` +
+        'time (filesTimeoutSeconds) or memory (filesMemoryMb), then upload the file again.',
+    );
+    try {
+      await solvePuzzleStream({
+        input: Readable.from(opened.owned, { objectMode: false }),
+        output,
+        format: job.kind.format,
+        gzip: job.kind.gzip,
+        tally,
+        batches: batchSolverFor(solverThreads()),
+        grade: job.grade,
+        start: {
+          firstLine: 1 + (range.newlinesBefore ?? 0) + opened.skipped,
+          startOfFile: first,
+          ...(csvHeader ? { csvHeader } : {}),
+        },
+      });
+      await uploading;
+    } catch (error) {
+      output.destroy();
+      await uploading.catch(() => undefined);
+      await abortUpload(client, bucket, key, upload.uploadId);
+      throw error;
+    } finally {
+      cancel();
+      body.destroy();
+    }
+    const rangeTally: RangeTally = {
+      index: range.index,
+      known,
+      inQuotes,
+      window: opened.window(),
+      counts: { ...tally.counts },
+      failures: tally.failures,
+      failuresTotal: tally.failuresTotal,
+      levels: [...tally.levels],
+      outputBytes,
+      durationMs: Math.round(performance.now() - started),
+    };
+    await client.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: stagingKeys.tally(job, range.index),
+        Body: JSON.stringify(rangeTally),
+        ContentType: 'application/json',
+      }),
+    );
+    logger.info('Range solved', {
+      sourceKey: job.sourceKey,
+      range: range.index,
+      ranges: job.ranges,
+      rows: tally.counts.rows,
+      durationMs: rangeTally.durationMs,
+    });
+    return rangeTally;
+  } catch (error) {
+    // The source (or its inflated copy) was replaced: this job's answers are stale.
+    if (isPreconditionFailed(error)) throw new SourceChangedError(job.sourceKey);
+    throw error;
+  }
+}

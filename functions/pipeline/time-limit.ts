@@ -1,0 +1,58 @@
+import { Transform } from 'node:stream';
+import { ServiceError } from '../contract/service-error.js';
+
+/**
+ * What a run keeps for the end when it stops for time: the batches in flight to finish, the upload
+ * to abort and the report to write. That takes well under a second (0.2-0.4 s against the local S3
+ * on a loaded 2-core machine), so 10 s is ample in AWS; a short invocation keeps a quarter of it.
+ */
+export function timeMarginMs(timeLeftMs: number): number {
+  return Math.min(10_000, timeLeftMs / 4);
+}
+
+/** Solving stopped for time: the file (or range) needs more than one invocation of this function can give. */
+export class TimeLimitError extends ServiceError<'TIME_LIMIT'> {
+  override readonly name = 'TimeLimitError';
+  constructor(
+    readonly rowsRead: number,
+    readonly seconds: number,
+    what = 'the file needs more than one invocation can give. Split it into smaller files, or give the files function ' +
+      'more time (filesTimeoutSeconds, at most 900) or memory (vCPUs: filesMemoryMb), then upload it again.',
+  ) {
+    super(
+      'TIME_LIMIT',
+      `solving stopped after ${seconds.toFixed(1)} s and ${rowsRead} rows, before the function's timeout: ${what}`,
+    );
+  }
+}
+
+/**
+ * Fails `input` with TimeLimitError `timeMarginMs` before the invocation's time runs out, so the
+ * run can abort its upload and say so while there is time. Returns the timer's cancel.
+ */
+export function stopBeforeTimeout(
+  timeLeftMs: (() => number) | undefined,
+  input: { destroy(error: Error): void },
+  rowsRead: () => number,
+  what?: string,
+): () => void {
+  const timeLeft = timeLeftMs?.();
+  if (timeLeft === undefined) return () => undefined;
+  const started = performance.now();
+  const timer = setTimeout(
+    () => input.destroy(new TimeLimitError(rowsRead(), (performance.now() - started) / 1000, what)),
+    Math.max(0, timeLeft - timeMarginMs(timeLeft)),
+  );
+  timer.unref();
+  return () => clearTimeout(timer);
+}
+
+/** A pass-through that tells how many bytes went by (a staged object's size, known before S3 is asked). */
+export function byteCounter(count: (bytes: number, chunk: Buffer) => void): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      count(chunk.length, chunk);
+      done(null, chunk);
+    },
+  });
+}
