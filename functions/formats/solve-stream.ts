@@ -84,7 +84,7 @@ export async function solvePuzzleStream(options: SolvePuzzleStreamOptions): Prom
       const codec = codecFor(format, grade);
       // The header's columns shape every row; its answer is the first range's to write.
       const headerTally = new FileTally();
-      (start.csvHeader ?? []).forEach((line, i) => codec.line(line, i + 1, headerTally));
+      for (const [i, line] of (start.csvHeader ?? []).entries()) codec.line(line, i + 1, headerTally);
       yield* solveLines(splitLines(decodeUtf8(source, start.startOfFile)), codec, tally, start.firstLine);
     }
   });
