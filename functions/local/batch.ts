@@ -57,6 +57,12 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   const client = createS3Client({ ...settings, ...localCredentials('files') });
   const runClient = createS3Client({ ...settings, ...localCredentials('run') });
   const progress = new BatchProgress(process.stderr);
+  // A file too large for one invocation is handed to the twin's large-file state machine, whose
+  // ranges run several at once; the run waits for them, as a person waits for the outputs.
+  const { filesTimeoutMs } = await import('./stack-limits.js');
+  const { startStackStepFunctions, useLocalStepFunctions } = await import('./step-functions-server.js');
+  const sfn = await startStackStepFunctions(endpoint, bucket, filesTimeoutMs());
+  useLocalStepFunctions(env, sfn, filesTimeoutMs());
   try {
     const summary = await runBatchJob({
       client,
@@ -71,6 +77,16 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     });
     progress.finish();
     process.stdout.write(`${summaryLines(summary).join('\n')}\n`);
+    if (sfn.executions.size > 0) {
+      process.stdout.write(
+        `  large:   ${sfn.executions.size} file(s) handed to the large-file state machine; waiting for them\n`,
+      );
+      await sfn.idle();
+      for (const [name, { summary: done }] of sfn.executions)
+        process.stdout.write(
+          `  large:   ${name}: ${done?.status}, ${done?.ranges} ranges, ${done?.invocations} invocations${done?.error ? ` (${done.error.Error}: ${done.error.Cause})` : ''}\n`,
+        );
+    }
     return summary.files.failed > 0 ? EXIT_FILES_FAILED : EXIT_OK;
   } catch (error) {
     // Listing or writing the run report failed: nothing says which files were done.
@@ -87,6 +103,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   } finally {
     client.destroy();
     runClient.destroy();
+    await sfn.close();
   }
 }
 

@@ -18,7 +18,7 @@ import { readFile } from 'node:fs/promises';
 import { localCredentials, useFilesFunctionCredentials } from './iam/local-account.js';
 import { invokeFunction, type Invocation } from './executions.js';
 import type { RunRequest } from './run-request.js';
-import { DEFAULT_S3_PORT } from './s3-server.js';
+import { DEFAULT_BUCKET, DEFAULT_S3_PORT } from './s3-server.js';
 import { filesTimeoutMs, stackSettings } from './stack-limits.js';
 
 /** An API Gateway HTTP API (payload 2.0) event: what the API function receives. */
@@ -91,6 +91,14 @@ export async function main(files: string[]): Promise<number> {
       runClient.destroy();
     }
   };
+  // An S3 event of a file too large for one invocation starts the twin's large-file state machine.
+  const { startStackStepFunctions, useLocalStepFunctions } = await import('./step-functions-server.js');
+  const sfn = await startStackStepFunctions(
+    process.env.S3_ENDPOINT,
+    process.env.BUCKET || DEFAULT_BUCKET,
+    filesTimeoutMs(),
+  );
+  useLocalStepFunctions(process.env, sfn, filesTimeoutMs());
   let failed = 0;
   for (const file of files) {
     const event = JSON.parse(await readFile(file, 'utf8')) as unknown;
@@ -118,6 +126,17 @@ export async function main(files: string[]): Promise<number> {
       );
     }
   }
+  if (sfn.executions.size > 0) {
+    process.stderr.write(`waiting for ${sfn.executions.size} large-file execution(s)\n`);
+    await sfn.idle();
+    for (const [name, { summary }] of sfn.executions) {
+      process.stderr.write(
+        `${name}: ${summary?.status}, ${summary?.ranges} ranges, ${summary?.invocations} invocations\n`,
+      );
+      if (summary?.status !== 'SUCCEEDED') failed++;
+    }
+  }
+  await sfn.close();
   return failed ? 1 : 0;
 }
 

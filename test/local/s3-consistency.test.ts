@@ -10,6 +10,8 @@ import {
   ListMultipartUploadsCommand,
   PutObjectCommand,
   UploadPartCommand,
+  UploadPartCopyCommand,
+  CompleteMultipartUploadCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { Readable } from 'node:stream';
@@ -113,6 +115,69 @@ describe('multipart uploads', () => {
       status: 404,
       code: 'NoSuchUpload',
     });
+  });
+});
+
+describe('parts of a multipart upload', () => {
+  const MIB = 1024 * 1024;
+  const start = async (key: string) =>
+    (await s3.admin.send(new CreateMultipartUploadCommand({ Bucket: s3.bucket, Key: key }))).UploadId!;
+  const complete = (key: string, uploadId: string, eTags: (string | undefined)[]) =>
+    s3.admin.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: s3.bucket,
+        Key: key,
+        UploadId: uploadId,
+        MultipartUpload: { Parts: eTags.map((ETag, i) => ({ ETag, PartNumber: i + 1 })) },
+      }),
+    );
+
+  it('copies a byte range of another object into a part (UploadPartCopy), which s3rver alone stores empty', async () => {
+    const source = Buffer.alloc(6 * MIB, 'a');
+    source.write('the middle', 3 * MIB);
+    await s3.put('staging/parts/source', source);
+    const key = 'solved/parts/copied.txt';
+    const uploadId = await start(key);
+    const copied = await s3.admin.send(
+      new UploadPartCopyCommand({
+        Bucket: s3.bucket,
+        Key: key,
+        UploadId: uploadId,
+        PartNumber: 1,
+        CopySource: `${s3.bucket}/staging/parts/source`,
+        CopySourceRange: `bytes=0-${5 * MIB}`,
+      }),
+    );
+    const tail = await s3.admin.send(
+      new UploadPartCommand({ Bucket: s3.bucket, Key: key, UploadId: uploadId, PartNumber: 2, Body: 'tail' }),
+    );
+    await complete(key, uploadId, [copied.CopyPartResult?.ETag, tail.ETag]);
+    const text = await s3.text(key);
+    expect(text?.length).toBe(5 * MIB + 1 + 4);
+    expect(text?.slice(3 * MIB, 3 * MIB + 10)).toBe('the middle');
+    expect(text?.endsWith('atail')).toBe(true);
+  });
+
+  it('refuses to complete an upload whose part but the last is under 5 MiB (400 EntityTooSmall), as S3 does', async () => {
+    const key = 'solved/parts/small.txt';
+    const uploadId = await start(key);
+    const parts = await Promise.all(
+      ['small', 'last'].map((body, i) =>
+        s3.admin.send(
+          new UploadPartCommand({ Bucket: s3.bucket, Key: key, UploadId: uploadId, PartNumber: i + 1, Body: body }),
+        ),
+      ),
+    );
+    expect(
+      await outcomeOf(
+        complete(
+          key,
+          uploadId,
+          parts.map((p) => p.ETag),
+        ),
+      ),
+    ).toEqual({ status: 400, code: 'EntityTooSmall' });
+    expect(await s3.exists(key)).toBe(false);
   });
 });
 

@@ -1,0 +1,188 @@
+// A file too large for one invocation is cut into byte ranges, each solved on its own, and the
+// output assembled as one object: line i still answers line i, byte for byte what one invocation
+// writes, and one report counts every row. Run here in one process (the twin's state machine runner
+// with an in-process invoker), with the files function's and the state machine's own roles, so the
+// twin decides every S3 call by the synthesized policies.
+import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LargeFileJob } from '../../functions/contract/large-files.js';
+import { handleLargeFileEvent } from '../../functions/large-file/index.js';
+import { runLargeFileJob, type StepInvoker } from '../../functions/local/large-file-run.js';
+import { processObject } from '../../functions/pipeline/index.js';
+import type { FileReport } from '../../functions/pipeline/index.js';
+import { clientFor, startTestS3, type TestS3 } from '../helpers/local-s3.js';
+import { readPuzzleSet } from '../helpers/puzzle-sets.js';
+
+let s3: TestS3;
+let machine: ReturnType<typeof clientFor>;
+beforeAll(async () => {
+  s3 = await startTestS3();
+  machine = clientFor(s3.server.endpoint, 'largeFile');
+});
+afterAll(async () => {
+  machine?.destroy();
+  await s3?.close();
+});
+
+const hardest = readPuzzleSet('puzzles6_forum_hardest_1106');
+/** Each step in this process, with the files function's role; an error as Step Functions sees it. */
+const inProcess: StepInvoker = async (event) => {
+  try {
+    return { ok: true, result: await handleLargeFileEvent(event, { client: s3.client }) };
+  } catch (error) {
+    const e = error as Error;
+    return { ok: false, error: e.name, cause: JSON.stringify({ errorType: e.name, errorMessage: e.message }) };
+  }
+};
+
+const keysOf = (path: string) => ({ outputKey: `solved/${path}`, reportKey: `reports/${path}.json` });
+
+/** Solves `incoming/<path>` in ranges of `rangeBytes`, the job run to its end; the summary and the job. */
+async function solveInRanges(path: string, rangeBytes: number) {
+  const jobs: LargeFileJob[] = [];
+  const handed = await processObject({
+    client: s3.client,
+    bucket: s3.bucket,
+    sourceKey: `incoming/${path}`,
+    ...keysOf(path),
+    ranges: { timeoutSeconds: 900, threads: 1, rangeBytes },
+    startLargeFile: async (_id, job) => {
+      jobs.push(job);
+      return { started: true, executionArn: `local:${_id}` };
+    },
+  });
+  expect(handed).toMatchObject({ status: 'skipped', reason: 'handed-over' });
+  const summary = await runLargeFileJob(jobs[0]!, {
+    client: machine,
+    maxConcurrency: 3,
+    retryIntervalSeconds: 0,
+    invoke: inProcess,
+  });
+  return { summary, job: jobs[0]! };
+}
+
+/** The same file through one invocation, for comparison. */
+async function solveWhole(path: string): Promise<FileReport> {
+  const result = await processObject({
+    client: s3.client,
+    bucket: s3.bucket,
+    sourceKey: `incoming/${path}`,
+    outputKey: `solved/whole/${path}`,
+    reportKey: `reports/whole/${path}.json`,
+  });
+  if (result.status !== 'processed') throw new Error(`not processed: ${JSON.stringify(result)}`);
+  return result.report;
+}
+
+async function expectSameAsWhole(path: string, body: string | Buffer, rangeBytes: number) {
+  await s3.put(`incoming/${path}`, body);
+  const whole = await solveWhole(path);
+  const { summary, job } = await solveInRanges(path, rangeBytes);
+  expect(summary.status).toBe('SUCCEEDED');
+  expect(await s3.text(`solved/${path}`)).toBe(await s3.text(`solved/whole/${path}`));
+  const report = await s3.report(`incoming/${path}`);
+  expect(report.outcome).toBe('solved');
+  expect(report.counts).toEqual(whole.counts);
+  expect(report.failures).toEqual(whole.failures);
+  expect(report.failuresTotal).toBe(whole.failuresTotal);
+  expect(report.split).toMatchObject({ ranges: job.ranges, rangeBytes: job.rangeBytes });
+  // Nothing of the job is left behind.
+  const left = await s3.admin.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: job.stagingPrefix }));
+  expect(left.KeyCount ?? 0).toBe(0);
+  return { report, summary };
+}
+
+describe('a file solved in ranges', () => {
+  it('writes the same .txt as one invocation, CRLF and blank lines kept, failed rows numbered as in the file', async () => {
+    const lines = [...hardest];
+    lines.splice(100, 0, 'xx', '', '1'.repeat(81));
+    lines.push('not a board');
+    const { report, summary } = await expectSameAsWhole('ranges/hard.txt', `${lines.join('\r\n')}\r\n`, 997);
+    expect(report.split!.ranges).toBeGreaterThan(20);
+    // The ranges with failed rows after the first were solved again, numbering from their real first line.
+    expect(report.split!.redone).toBeGreaterThan(0);
+    expect(summary.redone).toBe(report.split!.redone);
+    expect(report.failures.map((f) => f.line)).toEqual([101, 103, lines.length]);
+    expect(report.split!.invocations).toBe(summary.invocations + 1);
+  });
+
+  it('writes the same .csv: the header once, every range read by its columns, a quoted field across lines kept whole', async () => {
+    const rows = hardest.slice(0, 300).map((p, i) => (i % 40 === 7 ? `"two\nlines ${i}",${p}` : `n${i},${p}`));
+    rows.splice(150, 0, 'short,1234');
+    await expectSameAsWhole('ranges/hard.csv', `\uFEFFname,puzzle\n${rows.join('\n')}\n`, 1500);
+  });
+
+  it('writes the same .jsonl', async () => {
+    const lines = hardest.slice(0, 200).map((p, i) => (i % 3 ? JSON.stringify(p) : JSON.stringify({ board: p })));
+    await expectSameAsWhole('ranges/hard.jsonl', `${lines.join('\n')}\n`, 2048);
+  });
+
+  it('inflates a .gz into a staging copy, cuts that, and writes a gzip of the same answers', async () => {
+    const path = 'ranges/hard.txt.gz';
+    await s3.put(`incoming/${path}`, gzipSync(`${hardest.join('\n')}\n`));
+    const whole = await solveWhole(path);
+    const { summary } = await solveInRanges(path, 4096);
+    expect(summary.status).toBe('SUCCEEDED');
+    expect(await s3.text(`solved/${path}`)).toBe(await s3.text(`solved/whole/${path}`));
+    expect((await s3.report(`incoming/${path}`)).counts).toEqual(whole.counts);
+  });
+
+  it('assembles outputs of 5 MiB and more by copying them as parts, S3 keeping every part but the last at 5 MiB', async () => {
+    const seventeen = readPuzzleSet('puzzles2_17_clue');
+    const path = 'ranges/big.txt';
+    const body = `${[...seventeen, ...seventeen, ...seventeen].join('\n')}\n`; // ~12 MB
+    const { report } = await expectSameAsWhole(path, body, 5_500_000);
+    expect(report.split).toMatchObject({ ranges: 3, parts: 2 });
+  });
+
+  it('rejects a .csv without a puzzle column before cutting it: a report, no job', async () => {
+    const path = 'ranges/no-column.csv';
+    await s3.put(`incoming/${path}`, `name,grid\n${hardest.map((p, i) => `n${i},${p}`).join('\n')}\n`);
+    let started = 0;
+    const result = await processObject({
+      client: s3.client,
+      bucket: s3.bucket,
+      sourceKey: `incoming/${path}`,
+      ...keysOf(path),
+      ranges: { timeoutSeconds: 900, threads: 1, rangeBytes: 1000 },
+      startLargeFile: async () => {
+        started++;
+        return { started: true, executionArn: 'x' };
+      },
+    });
+    expect(started).toBe(0);
+    expect(result).toMatchObject({
+      status: 'processed',
+      report: { outcome: 'rejected', error: { code: 'NO_PUZZLE_COLUMN' } },
+    });
+  });
+
+  it('stops a job whose source is replaced while it runs: no output, no report, nothing staged left', async () => {
+    const path = 'ranges/replaced.txt';
+    await s3.put(`incoming/${path}`, `${hardest.join('\n')}\n`);
+    const jobs: LargeFileJob[] = [];
+    await processObject({
+      client: s3.client,
+      bucket: s3.bucket,
+      sourceKey: `incoming/${path}`,
+      ...keysOf(path),
+      ranges: { timeoutSeconds: 900, threads: 1, rangeBytes: 4096 },
+      startLargeFile: async (_id, job) => {
+        jobs.push(job);
+        return { started: true, executionArn: 'x' };
+      },
+    });
+    await s3.admin.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `incoming/${path}`, Body: `${hardest[0]}\n` }));
+    const summary = await runLargeFileJob(jobs[0]!, {
+      client: machine,
+      retryIntervalSeconds: 0,
+      invoke: inProcess,
+    });
+    expect(summary).toMatchObject({ status: 'FAILED', error: { Error: 'SourceChangedError' } });
+    expect(await s3.exists(`solved/${path}`)).toBe(false);
+    expect(await s3.exists(`reports/${path}.json`)).toBe(false);
+    const left = await s3.admin.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: jobs[0]!.stagingPrefix }));
+    expect(left.KeyCount ?? 0).toBe(0);
+  });
+});
