@@ -98,7 +98,7 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
       return {
         status: 400,
         type: 'AccessDeniedException',
-        message: `User: ${decision.principal} is not authorized to perform: states:StartExecution on resource: ${request.stateMachineArn} because ${decision.reason ?? 'no identity-based policy allows the states:StartExecution action'}`,
+        message: `User: ${decision.principal} is not authorized to perform: states:StartExecution on resource: ${request.stateMachineArn} ${decision.reason ?? 'because no identity-based policy allows the states:StartExecution action'}`,
       };
     if (request.stateMachineArn !== stateMachineArn)
       return {

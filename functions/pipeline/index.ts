@@ -12,7 +12,6 @@ export { failLargeFile, finishLargeFile } from './finish-large-file.js';
 export { solveRange, stagingKeys } from './solve-range.js';
 export type { RangeTally } from './solve-range.js';
 export { handOverToRanges } from './large-file-job.js';
-export { startWithStepFunctions } from './large-file-starter.js';
 export type { LargeFileStarter, StartOutcome } from './large-file-starter.js';
 export { needsRanges, planRanges, rangeBytesFor, RANGE_BYTES_ENV } from './range-plan.js';
 export type { RangePlanSettings } from './range-plan.js';

@@ -21,7 +21,7 @@ import { type LargeFileJob, largeFileJobId, type RangeItem, stagingPrefixFor } f
 import { logger } from '../observability/powertools.js';
 import { abortUpload, bareETag, type Head, isNotFound } from './object-versions.js';
 import { planRanges, rangeBytesFor, type RangePlanSettings } from './range-plan.js';
-import { startWithStepFunctions, type LargeFileStarter } from './large-file-starter.js';
+import type { LargeFileStarter } from './large-file-starter.js';
 import { byteCounter, stopBeforeTimeout, TimeLimitError } from './time-limit.js';
 
 export interface HandOverOptions {
@@ -146,7 +146,7 @@ export async function handOverToRanges(options: HandOverOptions): Promise<HandOv
   const { client, bucket, kind } = options;
   const jobId = largeFileJobId(options.sourceKey, options.eTag);
   const stagingPrefix = stagingPrefixFor(jobId);
-  const start = options.startLargeFile ?? startWithStepFunctions;
+  const start = options.startLargeFile ?? (await import('./large-file-starter.js')).startWithStepFunctions;
   // A duplicate event of a version already handed over starts the same job again (Step Functions
   // answers with the running execution, or that the name was used) instead of planning anew,
   // which would overwrite the staging copy the running job's ranges read.

@@ -2,7 +2,7 @@
  * Starting the large-file state machine: one execution per source version, named after it, so a
  * duplicate S3 event (or the sweep) finds the job already started instead of starting a second.
  */
-import type { SFNClient } from '@aws-sdk/client-sfn';
+import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import {
   LARGE_FILE_STATE_MACHINE_ENV,
   LOCAL_SFN_ENDPOINT_ENV,
@@ -29,17 +29,17 @@ export class LargeFileNotConfiguredError extends ServiceError<'LARGE_FILE_NOT_CO
 let client: SFNClient | undefined;
 
 /**
- * Step Functions, at the ARN in the function's environment. The client is loaded on first use:
- * only a file too large for one invocation pays for it. Locally the twin's Step Functions
+ * Step Functions, at the ARN in the function's environment. This module (and the SDK client with
+ * it) is loaded on first use (large-file-job.ts imports it lazily): only a file too large for one
+ * invocation pays for it. Locally the twin's Step Functions
  * endpoint answers it (AWS_ENDPOINT_URL_SFN), deciding the call against the synthesized policies.
  */
 export const startWithStepFunctions: LargeFileStarter = async (jobId, job) => {
   const stateMachineArn = process.env[LARGE_FILE_STATE_MACHINE_ENV];
   if (!stateMachineArn) throw new LargeFileNotConfiguredError();
-  const sfn = await import('@aws-sdk/client-sfn');
   // The twin's endpoint, signed with the function's local key (as its S3 client is); in AWS the role's.
   const local = process.env[LOCAL_SFN_ENDPOINT_ENV];
-  client ??= new sfn.SFNClient(
+  client ??= new SFNClient(
     local
       ? {
           endpoint: local,
@@ -53,7 +53,7 @@ export const startWithStepFunctions: LargeFileStarter = async (jobId, job) => {
   );
   try {
     const answer = await client.send(
-      new sfn.StartExecutionCommand({
+      new StartExecutionCommand({
         stateMachineArn,
         name: largeFileExecutionName(jobId),
         input: JSON.stringify({ job }),

@@ -33,6 +33,15 @@ const arnPrefix = (service: string, global = false): string =>
   `arn:${LOCAL_PARTITION}:${service}:${global ? '' : LOCAL_REGION}:${global && service === 's3' ? '' : LOCAL_ACCOUNT_ID}`;
 
 /** A resolver of one template's intrinsics, for one deployment. */
+/** The property that names each kind of resource, where the template may set one. */
+const PHYSICAL_NAME_PROPERTIES: Readonly<Record<string, string>> = {
+  'AWS::StepFunctions::StateMachine': 'StateMachineName',
+  'AWS::Lambda::Function': 'FunctionName',
+  'AWS::IAM::Role': 'RoleName',
+  'AWS::SQS::Queue': 'QueueName',
+  'AWS::SNS::Topic': 'TopicName',
+};
+
 export class TemplateResolver {
   constructor(
     readonly template: CloudFormationTemplate,
@@ -41,7 +50,12 @@ export class TemplateResolver {
 
   /** The physical name of a resource (what `Ref` gives for most types). */
   nameOf(logicalId: string): string {
-    return this.deployment.names?.[logicalId] ?? logicalId;
+    const given = this.deployment.names?.[logicalId];
+    if (given !== undefined) return given;
+    // A physical name the template sets (a state machine named so its ARN can be written before it exists).
+    const property = PHYSICAL_NAME_PROPERTIES[this.template.Resources[logicalId]?.Type ?? ''];
+    const explicit = property ? this.template.Resources[logicalId]?.Properties?.[property] : undefined;
+    return explicit === undefined ? logicalId : String(this.resolve(explicit));
   }
 
   typeOf(logicalId: string): string {
