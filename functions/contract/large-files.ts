@@ -56,6 +56,8 @@ export interface RangeItem {
    */
   newlinesBefore?: number;
   inQuotes?: boolean;
+  /** Named by the finish step to be solved again (and so is its rest, if it is handed over). */
+  redo?: boolean;
 }
 
 /** The format of a file as the pipeline reads it (functions/formats' FileKind, restated: contract/ imports nothing of formats/). */
@@ -98,6 +100,17 @@ export type LargeFileEvent =
   | { largeFile: 'range'; job: LargeFileJob; range: RangeItem }
   | { largeFile: 'finish'; job: LargeFileJob }
   | { largeFile: 'fail'; job: LargeFileJob; error: { Error?: string; Cause?: string } };
+
+/**
+ * What a range step answers. `next`: the invocation ran short of time and stopped at a record
+ * end with its answers so far staged; the state machine invokes the function again with `next`
+ * (the rest of the range), so a range that outlasts one invocation is handed over, never lost.
+ */
+export interface RangeStepResult {
+  index: number;
+  rows: number;
+  next?: RangeItem;
+}
 
 /** What `finish` answers: ranges to solve again (then `finish` is called once more), or nothing. */
 export interface FinishResult {

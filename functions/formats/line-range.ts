@@ -23,6 +23,11 @@ export interface LineRangeCut {
   csv: boolean;
   /** .csv: offset `start - 1` is inside a quoted field. */
   inQuotes?: boolean;
+  /**
+   * Asked before each read: once true, the range ends at the next record end instead of at
+   * `end` (an invocation running out of time hands the rest over: `stoppedAt`).
+   */
+  stop?: () => boolean;
 }
 
 /** Line ends and quotes in the range's window [start - 1, end - 1). */
@@ -38,6 +43,8 @@ export interface OpenedLineRange {
   owned: AsyncGenerator<Uint8Array>;
   /** The window's counts, complete once `owned` is done. */
   window(): RangeWindow;
+  /** Where the range stopped when `stop` cut it short: the start of its first line not read (the rest's `start`). */
+  stoppedAt(): number | undefined;
 }
 
 function countByte(bytes: Uint8Array, byte: number, from: number, to: number): number {
@@ -52,7 +59,9 @@ function countByte(bytes: Uint8Array, byte: number, from: number, to: number): n
  */
 export async function openLineRange(source: AsyncIterable<Uint8Array>, cut: LineRangeCut): Promise<OpenedLineRange> {
   const from = cut.start > 0 ? cut.start - 1 : 0;
-  const windowEnd = cut.end - 1;
+  let windowEnd = cut.end - 1;
+  let stopping = false;
+  let stoppedAt: number | undefined;
   const window: RangeWindow = { newlines: 0, quotes: 0 };
   const iterator = source[Symbol.asyncIterator]();
   let pos = from;
@@ -80,8 +89,13 @@ export async function openLineRange(source: AsyncIterable<Uint8Array>, cut: Line
       }
       if (nl < 0) break;
       const offset = pos + nl;
-      if (offset < windowEnd) window.newlines++;
       const endsRecord = !cut.csv || !quoted;
+      // Cut short: this record end ends the range, and the next range's window starts here.
+      if (stopping && phase === 'own' && endsRecord && offset < cut.end - 1) {
+        windowEnd = offset;
+        stoppedAt = offset + 1;
+      }
+      if (offset < windowEnd) window.newlines++;
       if (phase === 'skip') {
         skipped++;
         if (endsRecord) {
@@ -91,7 +105,7 @@ export async function openLineRange(source: AsyncIterable<Uint8Array>, cut: Line
             ownFrom = nl + 1;
           }
         }
-      } else if (offset >= cut.end - 1 && endsRecord) {
+      } else if ((offset >= cut.end - 1 || stoppedAt !== undefined) && endsRecord) {
         phase = 'done';
         ownTo = nl + 1;
       }
@@ -116,6 +130,7 @@ export async function openLineRange(source: AsyncIterable<Uint8Array>, cut: Line
     try {
       if (first) yield first;
       while (phase === 'own') {
+        if (cut.stop?.()) stopping = true;
         const next = await iterator.next();
         if (next.done) break;
         const piece = scan(next.value);
@@ -127,5 +142,5 @@ export async function openLineRange(source: AsyncIterable<Uint8Array>, cut: Line
     }
   }
 
-  return { skipped, owned: owned(), window: () => ({ ...window }) };
+  return { skipped, owned: owned(), window: () => ({ ...window }), stoppedAt: () => stoppedAt };
 }

@@ -1,16 +1,12 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { FinishResult, LargeFileEvent } from '../contract/large-files.js';
+import type { FinishResult, LargeFileEvent, RangeStepResult } from '../contract/large-files.js';
 import { failLargeFile, finishLargeFile, sharedS3Client, solveRange } from '../pipeline/index.js';
 
 export interface HandleLargeFileEventOptions {
   client?: S3Client;
   timeLeftMs?: () => number;
-}
-
-/** What a range step answers the map: small, so 10,000 of them never weigh on the state. */
-export interface RangeResult {
-  index: number;
-  rows: number;
+  /** Passed on to solveRange (tests hand a range over at once). */
+  handOverAfterMs?: number;
 }
 
 /**
@@ -20,15 +16,17 @@ export interface RangeResult {
 export async function handleLargeFileEvent(
   event: LargeFileEvent,
   options: HandleLargeFileEventOptions = {},
-): Promise<RangeResult | FinishResult> {
+): Promise<RangeStepResult | FinishResult> {
   const client = options.client ?? sharedS3Client();
   switch (event.largeFile) {
     case 'range': {
-      const tally = await solveRange(event.job, event.range, {
+      // Small, so 10,000 of them never weigh on the state machine's payload.
+      const { tally, next } = await solveRange(event.job, event.range, {
         client,
         ...(options.timeLeftMs ? { timeLeftMs: options.timeLeftMs } : {}),
+        ...(options.handOverAfterMs === undefined ? {} : { handOverAfterMs: options.handOverAfterMs }),
       });
-      return { index: tally.index, rows: tally.counts.rows };
+      return { index: tally.index, rows: tally.counts.rows, ...(next ? { next } : {}) };
     }
     case 'finish':
       return finishLargeFile(event.job, { client });

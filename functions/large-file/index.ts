@@ -4,4 +4,4 @@
  */
 export { isLargeFileEvent, largeFileEventKind } from './event-kind.js';
 export { handleLargeFileEvent } from './handle-event.js';
-export type { HandleLargeFileEventOptions, RangeResult } from './handle-event.js';
+export type { HandleLargeFileEventOptions } from './handle-event.js';

@@ -16,6 +16,7 @@ import {
   LARGE_FILE_DEFAULTS,
   RANGE_RETRY,
   type RangeItem,
+  type RangeStepResult,
 } from '../contract/large-files.js';
 import { forEachBounded } from '../pipeline/concurrency.js';
 
@@ -40,6 +41,8 @@ export interface LargeFileRunSummary {
   /** Invocations of the function, retries included. */
   invocations: number;
   retried: number;
+  /** Range invocations that ran short of time and handed the rest of their range on. */
+  handedOver: number;
   error?: { Error: string; Cause: string };
   finish?: FinishResult;
 }
@@ -66,6 +69,7 @@ export async function runLargeFileJob(job: LargeFileJob, options: LargeFileRunOp
     redone: 0,
     invocations: 0,
     retried: 0,
+    handedOver: 0,
   };
   const interval = options.retryIntervalSeconds ?? RANGE_RETRY.intervalSeconds;
   const fatal: readonly string[] = RANGE_RETRY.fatal;
@@ -84,8 +88,12 @@ export async function runLargeFileJob(job: LargeFileJob, options: LargeFileRunOp
   };
   const map = async (manifestKey: string): Promise<number> => {
     const items = await readItems(options.client, job.bucket, manifestKey);
-    await forEachBounded(items, options.maxConcurrency ?? LARGE_FILE_DEFAULTS.maxConcurrency, async (range) => {
-      await task({ largeFile: 'range', job, range });
+    await forEachBounded(items, options.maxConcurrency ?? LARGE_FILE_DEFAULTS.maxConcurrency, async (item) => {
+      // As the item processor's loop: a range handed over in part is invoked again with the rest.
+      for (let range: RangeItem | undefined = item; range; ) {
+        range = ((await task({ largeFile: 'range', job, range })) as RangeStepResult).next;
+        if (range) summary.handedOver++;
+      }
     });
     return items.length;
   };

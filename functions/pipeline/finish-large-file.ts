@@ -45,16 +45,21 @@ async function listAll(client: S3Client, bucket: string, prefix: string): Promis
   return found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
+/** Every piece's tally, in file order; throws unless they cover the whole file, end to end. */
 async function readTallies(client: S3Client, job: LargeFileJob): Promise<RangeTally[]> {
   const keys = await listAll(client, job.bucket, `${job.stagingPrefix}tally/`);
-  if (keys.length !== job.ranges)
-    throw new Error(
-      `${job.ranges - keys.length} of ${job.ranges} ranges have no tally: the solve map did not finish them`,
-    );
-  return mapBounded(keys, 16, async ({ key }) => {
+  const tallies = await mapBounded(keys, 16, async ({ key }) => {
     const got = await client.send(new GetObjectCommand({ Bucket: job.bucket, Key: key }));
     return JSON.parse(await got.Body!.transformToString()) as RangeTally;
   });
+  let covered = 0;
+  for (const tally of tallies) {
+    if (tally.start !== covered) break;
+    covered = tally.end;
+  }
+  if (covered !== job.size)
+    throw new Error(`the ranges' answers cover ${covered} of ${job.size} bytes: the solve map did not finish them`);
+  return tallies;
 }
 
 /** Ranges whose answers depend on where they start, with what they need to be solved again. */
@@ -64,16 +69,8 @@ function rangesToRedo(job: LargeFileJob, tallies: readonly RangeTally[]): RangeI
   let quotes = 0;
   for (const tally of tallies) {
     const inQuotes = job.kind.format === 'csv' && quotes % 2 === 1;
-    if (!tally.known && (tally.failuresTotal > 0 || inQuotes !== tally.inQuotes)) {
-      const start = tally.index * job.rangeBytes;
-      redo.push({
-        index: tally.index,
-        start,
-        end: Math.min(job.size, start + job.rangeBytes),
-        newlinesBefore,
-        inQuotes,
-      });
-    }
+    if (!tally.known && (tally.failuresTotal > 0 || inQuotes !== tally.inQuotes))
+      redo.push({ index: tally.index, start: tally.start, end: tally.end, newlinesBefore, inQuotes, redo: true });
     newlinesBefore += tally.window.newlines;
     quotes += tally.window.quotes;
   }
@@ -150,7 +147,7 @@ async function baseReport(
 /** The finish step: ranges to redo, or the output assembled and the report written. */
 export async function finishLargeFile(job: LargeFileJob, options: FinishOptions): Promise<FinishResult> {
   const { client } = options;
-  const tallies = (await readTallies(client, job)).sort((a, b) => a.index - b.index);
+  const tallies = await readTallies(client, job);
   const redo = rangesToRedo(job, tallies);
   if (redo.length > 0) {
     const manifestKey = stagingKeys.redo(job);
@@ -171,11 +168,12 @@ export async function finishLargeFile(job: LargeFileJob, options: FinishOptions)
     tallies[0]?.levels.map(() => 0) ?? [],
   );
   const invocations = (await listAll(client, job.bucket, `${job.stagingPrefix}attempts/`)).length;
-  const redone = tallies.filter((t) => t.known && t.index > 0).length;
+  const redone = new Set(tallies.filter((t) => t.redo).map((t) => t.index)).size;
   try {
     await checkSourceUnchanged(client, job.bucket, job.sourceKey, job.eTag);
     const pieces = await listAll(client, job.bucket, `${job.stagingPrefix}out/`);
-    if (pieces.length !== job.ranges) throw new Error(`${job.ranges - pieces.length} ranges have no staged answers`);
+    if (pieces.length !== tallies.length)
+      throw new Error(`${tallies.length} pieces were counted but ${pieces.length} have staged answers`);
     const parts = await assembleStagedOutput({
       client,
       bucket: job.bucket,

@@ -16,11 +16,14 @@ import { batchSolverFor, solverThreads } from '../parallel/index.js';
 import { logger } from '../observability/powertools.js';
 import { abortUpload, isPreconditionFailed, SourceChangedError } from './object-versions.js';
 import { csvHeaderOf, readFrom } from './large-file-job.js';
-import { byteCounter, stopBeforeTimeout } from './time-limit.js';
+import { byteCounter, stopBeforeTimeout, timeMarginMs } from './time-limit.js';
 
 /** What a range counted, kept beside its answers as `tally/<index>.json`. */
 export interface RangeTally {
   index: number;
+  /** The bytes this piece of the range covered: all of it, or up to where it handed the rest over. */
+  start: number;
+  end: number;
   /**
    * The range was solved knowing where it starts (the first range always does; others on a
    * redo): its line numbers are the file's, its CSV records read from the right quote state.
@@ -28,6 +31,8 @@ export interface RangeTally {
   known: boolean;
   /** The quote state it was solved from (.csv). */
   inQuotes: boolean;
+  /** Solved again, once the ranges before it had counted their lines (RangeItem.redo). */
+  redo: boolean;
   /** Line ends and quotes in its window [start - 1, end - 1): summed, they place the ranges after it. */
   window: { newlines: number; quotes: number };
   counts: RowCounts;
@@ -39,9 +44,14 @@ export interface RangeTally {
 }
 
 /** Staging keys of a job: answers, tallies and one marker per range invocation. */
+/**
+ * Staging keys of a job. A piece of a range is named by its start offset (padded: the names sort
+ * in file order), so a range handed over in pieces, or solved again, writes each piece once.
+ */
+const pieceName = (start: number) => String(start).padStart(15, '0');
 export const stagingKeys = {
-  out: (job: LargeFileJob, index: number) => `${job.stagingPrefix}out/${String(index).padStart(5, '0')}`,
-  tally: (job: LargeFileJob, index: number) => `${job.stagingPrefix}tally/${String(index).padStart(5, '0')}.json`,
+  out: (job: LargeFileJob, start: number) => `${job.stagingPrefix}out/${pieceName(start)}`,
+  tally: (job: LargeFileJob, start: number) => `${job.stagingPrefix}tally/${pieceName(start)}.json`,
   attempt: (job: LargeFileJob, index: number) =>
     `${job.stagingPrefix}attempts/${String(index).padStart(5, '0')}-${randomUUID()}`,
   redo: (job: LargeFileJob) => `${job.stagingPrefix}redo.json`,
@@ -52,10 +62,19 @@ export interface SolveRangeOptions {
   timeLeftMs?: () => number;
   /** Failed rows a tally keeps (the report lists the first of the whole file). */
   failureCap?: number;
+  /**
+   * When to stop reading and hand the rest over, in ms from the start (default: when twice the
+   * stopping margin is all the invocation has left). Tests hand over at once.
+   */
+  handOverAfterMs?: number;
 }
 
 /** Solves one range of a job into its staging object and writes its tally. */
-export async function solveRange(job: LargeFileJob, range: RangeItem, options: SolveRangeOptions): Promise<RangeTally> {
+export async function solveRange(
+  job: LargeFileJob,
+  range: RangeItem,
+  options: SolveRangeOptions,
+): Promise<{ tally: RangeTally; next?: RangeItem }> {
   const { client } = options;
   const { bucket } = job;
   const started = performance.now();
@@ -69,13 +88,26 @@ export async function solveRange(job: LargeFileJob, range: RangeItem, options: S
     const csvHeader =
       csv && !first ? await csvHeaderOf(client, bucket, job.readKey, job.readETag, job.grade) : undefined;
     const body = await readFrom(client, bucket, job.readKey, job.readETag, first ? 0 : range.start - 1);
-    const opened = await openLineRange(body, { start: range.start, end: range.end, csv, inQuotes });
+    // Hand the rest over before the time runs out: stop reading at the next record end once
+    // twice the margin is all that is left (the margin itself stays the hard stop, below).
+    const timeLeft = options.timeLeftMs?.();
+    const handOverAfter =
+      options.handOverAfterMs ??
+      (timeLeft === undefined ? Number.POSITIVE_INFINITY : timeLeft - 2 * timeMarginMs(timeLeft));
+    const handOverAt = started + handOverAfter;
+    const opened = await openLineRange(body, {
+      start: range.start,
+      end: range.end,
+      csv,
+      inQuotes,
+      stop: () => performance.now() >= handOverAt,
+    });
     const tally = new FileTally({ failureCap: options.failureCap ?? 100 });
     let outputBytes = 0;
     const output = byteCounter((n) => {
       outputBytes += n;
     });
-    const key = stagingKeys.out(job, range.index);
+    const key = stagingKeys.out(job, range.start);
     const upload = new Upload({
       client,
       params: { Bucket: bucket, Key: key, Body: output, ContentType: 'application/octet-stream' },
@@ -115,10 +147,14 @@ export async function solveRange(job: LargeFileJob, range: RangeItem, options: S
       cancel();
       body.destroy();
     }
+    const stoppedAt = opened.stoppedAt();
     const rangeTally: RangeTally = {
       index: range.index,
+      start: range.start,
+      end: stoppedAt ?? range.end,
       known,
       inQuotes,
+      redo: range.redo === true,
       window: opened.window(),
       counts: { ...tally.counts },
       failures: tally.failures,
@@ -130,19 +166,29 @@ export async function solveRange(job: LargeFileJob, range: RangeItem, options: S
     await client.send(
       new PutObjectCommand({
         Bucket: bucket,
-        Key: stagingKeys.tally(job, range.index),
+        Key: stagingKeys.tally(job, range.start),
         Body: JSON.stringify(rangeTally),
         ContentType: 'application/json',
       }),
     );
-    logger.info('Range solved', {
+    logger.info(stoppedAt === undefined ? 'Range solved' : 'Range solved in part; the rest handed over', {
       sourceKey: job.sourceKey,
       range: range.index,
       ranges: job.ranges,
       rows: tally.counts.rows,
       durationMs: rangeTally.durationMs,
+      ...(stoppedAt === undefined ? {} : { stoppedAt }),
     });
-    return rangeTally;
+    if (stoppedAt === undefined) return { tally: rangeTally };
+    // The rest starts at a record end, so outside quotes; its lines' numbers are known if these were.
+    const next: RangeItem = {
+      index: range.index,
+      start: stoppedAt,
+      end: range.end,
+      ...(range.redo ? { redo: true } : {}),
+      ...(known ? { newlinesBefore: (range.newlinesBefore ?? 0) + rangeTally.window.newlines, inQuotes: false } : {}),
+    };
+    return { tally: rangeTally, next };
   } catch (error) {
     // The source (or its inflated copy) was replaced: this job's answers are stale.
     if (isPreconditionFailed(error)) throw new SourceChangedError(job.sourceKey);

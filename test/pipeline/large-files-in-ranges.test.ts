@@ -27,19 +27,22 @@ afterAll(async () => {
 
 const hardest = readPuzzleSet('puzzles6_forum_hardest_1106');
 /** Each step in this process, with the files function's role; an error as Step Functions sees it. */
-const inProcess: StepInvoker = async (event) => {
-  try {
-    return { ok: true, result: await handleLargeFileEvent(event, { client: s3.client }) };
-  } catch (error) {
-    const e = error as Error;
-    return { ok: false, error: e.name, cause: JSON.stringify({ errorType: e.name, errorMessage: e.message }) };
-  }
-};
+const inProcessWith =
+  (options: { handOverAfterMs?: number }): StepInvoker =>
+  async (event) => {
+    try {
+      return { ok: true, result: await handleLargeFileEvent(event, { client: s3.client, ...options }) };
+    } catch (error) {
+      const e = error as Error;
+      return { ok: false, error: e.name, cause: JSON.stringify({ errorType: e.name, errorMessage: e.message }) };
+    }
+  };
+const inProcess = inProcessWith({});
 
 const keysOf = (path: string) => ({ outputKey: `solved/${path}`, reportKey: `reports/${path}.json` });
 
 /** Solves `incoming/<path>` in ranges of `rangeBytes`, the job run to its end; the summary and the job. */
-async function solveInRanges(path: string, rangeBytes: number) {
+async function solveInRanges(path: string, rangeBytes: number, invoke: StepInvoker = inProcess) {
   const jobs: LargeFileJob[] = [];
   const handed = await processObject({
     client: s3.client,
@@ -57,7 +60,7 @@ async function solveInRanges(path: string, rangeBytes: number) {
     client: machine,
     maxConcurrency: 3,
     retryIntervalSeconds: 0,
-    invoke: inProcess,
+    invoke,
   });
   return { summary, job: jobs[0]! };
 }
@@ -75,10 +78,10 @@ async function solveWhole(path: string): Promise<FileReport> {
   return result.report;
 }
 
-async function expectSameAsWhole(path: string, body: string | Buffer, rangeBytes: number) {
+async function expectSameAsWhole(path: string, body: string | Buffer, rangeBytes: number, invoke = inProcess) {
   await s3.put(`incoming/${path}`, body);
   const whole = await solveWhole(path);
-  const { summary, job } = await solveInRanges(path, rangeBytes);
+  const { summary, job } = await solveInRanges(path, rangeBytes, invoke);
   expect(summary.status).toBe('SUCCEEDED');
   expect(await s3.text(`solved/${path}`)).toBe(await s3.text(`solved/whole/${path}`));
   const report = await s3.report(`incoming/${path}`);
@@ -113,6 +116,21 @@ describe('a file solved in ranges', () => {
     const rows = hardest.slice(0, 300).map((p, i) => (i % 40 === 7 ? `"two\nlines ${i}",${p}` : `n${i},${p}`));
     rows.splice(150, 0, 'short,1234');
     await expectSameAsWhole('ranges/hard.csv', `\uFEFFname,puzzle\n${rows.join('\n')}\n`, 1500);
+  });
+
+  it('hands the rest of a range over when an invocation runs short of time, and the pieces still make the same file', async () => {
+    // Every invocation hands over after its first read: each range is solved in several pieces.
+    const rows = Array.from({ length: 10 }, () => hardest)
+      .flat()
+      .map((p, i) => (i % 97 === 5 ? `"a\nb",${p.slice(1)}` : `r${i},${p}`));
+    const { summary, report } = await expectSameAsWhole(
+      'ranges/handed-over.csv',
+      `id,puzzle\n${rows.join('\n')}\n`,
+      150_000,
+      inProcessWith({ handOverAfterMs: 0 }),
+    );
+    expect(summary.handedOver).toBeGreaterThan(summary.ranges);
+    expect(report.split!.invocations).toBe(summary.invocations + 1);
   });
 
   it('writes the same .jsonl', async () => {
