@@ -5,6 +5,7 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { API_WORST_CASE_MS } from '../functions/contract/api-capacity.js';
 import { type ApiRouteName, routeKey } from '../functions/contract/api-routes.js';
+import { LARGE_FILE_DEFAULTS } from '../functions/contract/large-files.js';
 import { CORS, FUNCTION_TIMEOUT_DEFAULTS, RUN_DEFAULTS } from '../functions/contract/service-layout.js';
 
 export type ApiAuth = 'none' | 'iam';
@@ -63,6 +64,11 @@ export interface Settings {
   /** Percentage of failed items the batch run tolerates before it fails as a whole. */
   readonly batchToleratedFailurePercent: number;
   /**
+   * Ranges of one large file solved at once (the large-file maps' MaxConcurrency); derived from the
+   * files function's pool when unset: LARGE_FILE_DEFAULTS.maxConcurrency, or the pool if smaller.
+   */
+  readonly largeFileMaxConcurrency: number;
+  /**
    * How uploads reach the files function: `notification` (the bucket's S3 event notification),
    * `eventbridge` (the bucket's EventBridge events and a rule), or `sqs` (notifications into a queue
    * the function polls). Exactly one route: two would solve each upload twice at once.
@@ -101,6 +107,9 @@ export const defaults: Settings = {
   batchMaxConcurrency: RUN_DEFAULTS.maxConcurrency,
   batchItemsPerInvocation: RUN_DEFAULTS.itemsPerInvocation,
   batchToleratedFailurePercent: 5,
+  // What largeFileConcurrency(30) gives (a test holds them equal): the files pool, as it is smaller
+  // than the contract's 100; a map wider than the pool would only throttle itself.
+  largeFileMaxConcurrency: 30,
   s3Events: 'notification',
 };
 
@@ -195,6 +204,17 @@ export function apiRouteThrottles(
   return { [SOLVE_ROUTE]: { rate: s.apiRateLimit, burst: s.apiBurstLimit }, ...smallRouteThrottles(s.apiAuth) };
 }
 
+/**
+ * The large-file maps' width when unset: the contract's default, or the files function's whole pool
+ * when that is smaller (a wider map only throttles itself). An unreserved function (0) shares the
+ * account's pool, which the default fits in.
+ */
+export function largeFileConcurrency(filesReservedConcurrency: number): number {
+  return filesReservedConcurrency > 0
+    ? Math.min(LARGE_FILE_DEFAULTS.maxConcurrency, filesReservedConcurrency)
+    : LARGE_FILE_DEFAULTS.maxConcurrency;
+}
+
 /** Context values arrive as strings from `-c key=value` and as JSON values from cdk.json. */
 function integer(node: Node, key: keyof Settings, fallback: number, min: number, max: number): number {
   const raw: unknown = node.tryGetContext(key);
@@ -274,6 +294,13 @@ export function readSettings(node: Node): Settings {
   const apiReservedConcurrency = integer(node, 'apiReservedConcurrency', defaults.apiReservedConcurrency, 0, 10000);
   const apiAuth = text(node, 'apiAuth', defaults.apiAuth, /^(none|iam)$/) as ApiAuth;
   const throttle = derivedThrottle(apiReservedConcurrency, apiAuth);
+  const filesReservedConcurrency = integer(
+    node,
+    'filesReservedConcurrency',
+    defaults.filesReservedConcurrency,
+    0,
+    10000,
+  );
   const settings: Settings = {
     apiMemoryMb: integer(node, 'apiMemoryMb', defaults.apiMemoryMb, 128, 10240),
     apiTimeoutSeconds,
@@ -283,7 +310,7 @@ export function readSettings(node: Node): Settings {
     apiAuth,
     filesMemoryMb: integer(node, 'filesMemoryMb', defaults.filesMemoryMb, 128, 10240),
     filesTimeoutSeconds: integer(node, 'filesTimeoutSeconds', defaults.filesTimeoutSeconds, 30, 900),
-    filesReservedConcurrency: integer(node, 'filesReservedConcurrency', defaults.filesReservedConcurrency, 0, 10000),
+    filesReservedConcurrency,
     corsOrigins: origins(node, 'corsOrigins', defaults.corsOrigins),
     inputExpirationDays: integer(node, 'inputExpirationDays', defaults.inputExpirationDays, 1, 3650),
     outputExpirationDays: integer(node, 'outputExpirationDays', defaults.outputExpirationDays, 1, 3650),
@@ -303,6 +330,13 @@ export function readSettings(node: Node): Settings {
       0,
       100,
     ),
+    largeFileMaxConcurrency: integer(
+      node,
+      'largeFileMaxConcurrency',
+      largeFileConcurrency(filesReservedConcurrency),
+      1,
+      10000,
+    ),
     s3Events: text(node, 's3Events', defaults.s3Events, /^(notification|eventbridge|sqs)$/) as S3EventRoute,
   };
   checkConcurrency(settings);
@@ -313,7 +347,7 @@ export function readSettings(node: Node): Settings {
  * The settings that must agree with each other. The stage's route throttles together must not
  * admit more requests than the API function's pool can run at once (burst + rate x W summed over
  * the routes), or the excess is throttled by Lambda and the client gets a 5xx instead of API
- * Gateway's 429; the map must fit in the files function's pool.
+ * Gateway's 429; each map must fit in the files function's pool.
  */
 function checkConcurrency(s: Settings): void {
   if (s.apiReservedConcurrency > 0) {
@@ -338,10 +372,12 @@ function checkConcurrency(s: Settings): void {
       );
     }
   }
-  if (s.filesReservedConcurrency > 0 && s.batchMaxConcurrency > s.filesReservedConcurrency) {
-    throw new Error(
-      `context "batchMaxConcurrency" (${s.batchMaxConcurrency}) exceeds filesReservedConcurrency ` +
-        `(${s.filesReservedConcurrency}): the map would throttle itself; lower it or raise filesReservedConcurrency`,
-    );
+  for (const key of ['batchMaxConcurrency', 'largeFileMaxConcurrency'] as const) {
+    if (s.filesReservedConcurrency > 0 && s[key] > s.filesReservedConcurrency) {
+      throw new Error(
+        `context "${key}" (${s[key]}) exceeds filesReservedConcurrency ` +
+          `(${s.filesReservedConcurrency}): the map would throttle itself; lower it or raise filesReservedConcurrency`,
+      );
+    }
   }
 }

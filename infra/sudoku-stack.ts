@@ -1,6 +1,6 @@
 // The whole service in one stack, in the order data flows: bucket -> functions -> HTTP API ->
 // failed-event queue -> the route uploads take to the files function -> batch state machine and
-// schedules -> alarms -> dashboard -> outputs.
+// schedules -> the large-file state machine -> alarms -> dashboard -> outputs.
 import { type CfnResource, CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -9,6 +9,7 @@ import { Alarms } from './constructs/alarms.js';
 import { BatchRun, mapStates } from './constructs/batch-run.js';
 import { Dashboard } from './constructs/dashboard.js';
 import { HttpApi } from './constructs/http-api.js';
+import { LargeFile } from './constructs/large-file.js';
 import { UploadEvents } from './constructs/upload-events.js';
 import { deadLetterQueue } from './constructs/queues.js';
 import { SolverFunction } from './constructs/solver-function.js';
@@ -89,6 +90,18 @@ export class SudokuStack extends Stack {
       timezone: settings.batchScheduleTimezone,
     });
 
+    // Large files: one the files function cannot finish in one invocation it cuts into ranges and
+    // hands to this state machine, whose Distributed Map solves them many at once into one output.
+    // Declared after the batch run: the twin takes the first state machine with an item reader
+    // for the batch run's role (functions/local/iam/local-callers.ts).
+    const largeFile = new LargeFile(this, 'LargeFile', {
+      bucket,
+      handler: filesFunction,
+      maxConcurrency: settings.largeFileMaxConcurrency,
+      logRetentionDays: settings.logRetentionDays,
+      logAll: settings.batchLogAll,
+    });
+
     // Alarms, all to one SNS topic: what to do when each fires is in docs/infra.md.
     const alarms = new Alarms(this, 'Alarms', { email: settings.alarmEmail });
     alarms.whenAny(
@@ -126,6 +139,12 @@ export class SudokuStack extends Stack {
       'BatchRunTimedOut',
       batch.stateMachine.metricTimedOut({ statistic: 'Sum' }),
       'A batch or sweep run timed out',
+    );
+    // A failed file is reported by the machine itself (its fail step); a timed-out one is not.
+    alarms.whenAny(
+      'LargeFileTimedOut',
+      largeFile.stateMachine.metricTimedOut({ statistic: 'Sum' }),
+      'A large file ran past the state machine timeout: no report was written for it',
     );
     alarms.whenAny(
       'BatchStarterFailed',
@@ -180,6 +199,10 @@ export class SudokuStack extends Stack {
     new CfnOutput(this, 'BatchStateMachineArn', {
       value: batch.stateMachine.stateMachineArn,
       description: 'Start with {"mode":"batch"} or {"mode":"sweep"}',
+    });
+    new CfnOutput(this, 'LargeFileStateMachineArn', {
+      value: largeFile.stateMachineArn,
+      description: 'The files function starts it for a file too large for one invocation, {"job": ...}',
     });
     new CfnOutput(this, 'BatchStarterArn', {
       value: batch.starter.stateMachineArn,

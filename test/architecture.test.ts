@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { API_ROUTES } from '../functions/contract/api-routes.js';
 import { MAP_STATE_NAMES } from '../functions/contract/service-layout.js';
 import { PROBLEM_CODES } from '../functions/sudoku/index.js';
+import { cycles } from './helpers/cycles.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -129,20 +130,8 @@ describe('no loops', () => {
     (parsed.get(file)?.imports ?? []).map((i) => i.replace(/\.js$/, '.ts')).filter((i) => parsed.has(i));
 
   it('no module imports itself back through others (functions/s3 once did, over decodeEventKey)', () => {
-    const loops: string[] = [];
-    const state = new Map<string, 'open' | 'done'>();
-    const visit = (file: string, trail: string[]): void => {
-      if (state.get(file) === 'done') return;
-      if (state.get(file) === 'open') {
-        loops.push([...trail.slice(trail.indexOf(file)), file].join(' -> '));
-        return;
-      }
-      state.set(file, 'open');
-      for (const next of localImports(file)) visit(next, [...trail, file]);
-      state.set(file, 'done');
-    };
-    for (const file of parsed.keys()) if (file.startsWith('functions/')) visit(file, []);
-    expect(loops).toEqual([]);
+    const starts = [...parsed.keys()].filter((file) => file.startsWith('functions/'));
+    expect(cycles(starts, localImports)).toEqual([]);
   });
 
   it('every error class of the service extends the one ServiceError (with its code)', () => {

@@ -4,10 +4,10 @@
 // (the function skips files already solved for their current ETag, so the sweep only redoes what
 // an S3 event failed to do). The schedules start a small starter state machine that names the run
 // after its scheduled time, so a schedule delivered twice still starts one run.
-import { Duration, Fn, Stack, TimeZone, Validations } from 'aws-cdk-lib';
+import { Duration, Stack, TimeZone, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as targets from 'aws-cdk-lib/aws-scheduler-targets';
@@ -24,6 +24,15 @@ import {
   type RunMode,
 } from '../../functions/contract/service-layout.js';
 import { deadLetterQueue } from './queues.js';
+import {
+  acknowledgeDistributedMapPolicy,
+  acknowledgeErrorLogging,
+  acknowledgeLogDeliveryAndTracing,
+  retryThrottling,
+  stateMachineLogs,
+  UnqualifiedLambdaInvoke,
+  vendedLogGroup,
+} from './state-machine-parts.js';
 
 /** The two modes of a run, selected by the execution input `{"mode": ...}` (absent = batch). */
 export const modes = RUN_MODE_PREFIX;
@@ -85,21 +94,6 @@ class PrefixResultWriter extends sfn.ResultWriterV2 {
   }
 }
 
-/**
- * Invokes the unqualified function ARN and may invoke only that ARN: CDK's LambdaInvoke also grants
- * `<arn>:*` (every version and alias), which this state machine never calls.
- */
-class UnqualifiedLambdaInvoke extends tasks.LambdaInvoke {
-  declare protected readonly taskPolicies: iam.PolicyStatement[];
-
-  constructor(scope: Construct, id: string, props: tasks.LambdaInvokeProps) {
-    super(scope, id, props);
-    this.taskPolicies = [
-      new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [props.lambdaFunction.functionArn] }),
-    ];
-  }
-}
-
 /** The error StartExecution answers when the name was used in the last 90 days by a finished run (or another input). */
 export const EXECUTION_ALREADY_EXISTS = 'StepFunctions.ExecutionAlreadyExistsException';
 
@@ -124,14 +118,7 @@ export class BatchRun extends Construct {
         payloadResponseOnly: true,
         retryOnServiceExceptions: true,
       });
-      solve.addRetry({
-        errors: ['Lambda.TooManyRequestsException'],
-        interval: Duration.seconds(2),
-        backoffRate: 2,
-        maxAttempts: 8,
-        maxDelay: Duration.minutes(1),
-        jitterStrategy: sfn.JitterType.FULL,
-      });
+      retryThrottling(solve, 8);
       // Some files of the group failed (an S3 hiccup, a timeout): invoked again, the group skips
       // the files already solved (by ETag) and tries the failed ones once more.
       solve.addRetry({
@@ -166,15 +153,14 @@ export class BatchRun extends Construct {
       .otherwise(map('batch'));
 
     // Errors (or, with batchLogAll, every event with its data) in CloudWatch Logs, and X-Ray traces.
-    const logLevel = props.logAll ? sfn.LogLevel.ALL : sfn.LogLevel.ERROR;
-    this.logGroup = this.vendedLogGroup('Logs', 'run', props.logRetentionDays);
+    this.logGroup = vendedLogGroup(this, 'Logs', 'run', props.logRetentionDays);
     this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
       comment: `Sudoku batch run: solve every file under ${prefixes.batch} (or, mode sweep, ${prefixes.incoming})`,
       definitionBody: sfn.DefinitionBody.fromChainable(choose),
       stateMachineType: sfn.StateMachineType.STANDARD,
       timeout: Duration.hours(24),
       tracingEnabled: true,
-      logs: { destination: this.logGroup, level: logLevel, includeExecutionData: props.logAll },
+      logs: stateMachineLogs(this.logGroup, props.logAll),
     });
 
     // The starter: EventBridge Scheduler delivers at least once, so each schedule passes its
@@ -210,11 +196,7 @@ export class BatchRun extends Construct {
       stateMachineType: sfn.StateMachineType.STANDARD,
       timeout: Duration.minutes(5),
       tracingEnabled: true,
-      logs: {
-        destination: this.vendedLogGroup('StarterLogs', 'starter', props.logRetentionDays),
-        level: logLevel,
-        includeExecutionData: props.logAll,
-      },
+      logs: stateMachineLogs(vendedLogGroup(this, 'StarterLogs', 'starter', props.logRetentionDays), props.logAll),
     });
 
     // The schedules: batch daily, sweep daily an hour later. A start that fails is retried, then
@@ -237,31 +219,10 @@ export class BatchRun extends Construct {
     this.schedules = { batch: schedule('batch', props.batchSchedule), sweep: schedule('sweep', props.sweepSchedule) };
 
     if (!props.logAll) {
-      for (const machine of [this.stateMachine, this.starter]) {
-        Validations.of(machine).acknowledge({
-          id: 'AwsSolutions-SF1',
-          reason:
-            'Errors only by default: ALL with execution data copies every event of every child execution into CloudWatch Logs at ingestion prices; -c batchLogAll=true turns it back on, and the execution history stays in the console.',
-        });
-      }
+      for (const machine of [this.stateMachine, this.starter]) acknowledgeErrorLogging(machine);
     }
 
     this.acknowledgeNagFindings(props);
-  }
-
-  /**
-   * A log group under /aws/vendedlogs/states/: Step Functions delivers logs through CloudWatch's
-   * vended-logs path, and names there are covered by one account-wide resource policy instead of
-   * a policy entry per group (that policy's 5,120-character limit fails deploys in busy accounts).
-   * The stack ID's unique suffix keeps the name free when the stack is deleted and created again.
-   */
-  private vendedLogGroup(id: string, name: string, retentionDays: number): logs.LogGroup {
-    const stack = Stack.of(this);
-    const stackUuid = Fn.select(2, Fn.split('/', stack.stackId));
-    return new logs.LogGroup(this, id, {
-      logGroupName: `/aws/vendedlogs/states/${stack.stackName}-${name}-${stackUuid}`,
-      retention: retentionDays as logs.RetentionDays,
-    });
   }
 
   /** cdk-nag acknowledgements for the deliberate wildcards of the state machine's role. */
@@ -269,34 +230,12 @@ export class BatchRun extends Construct {
     const stack = Stack.of(this);
     const bucketId = stack.getLogicalId(props.bucket.node.defaultChild as s3.CfnBucket);
     const role = this.stateMachine.role.node;
-    const acks: [string, string][] = [
-      [
-        'AwsSolutions-IAM5[Resource::*]',
-        'CloudWatch Logs delivery (logs:*LogDelivery, DescribeLogGroups, ...) and X-Ray actions support no resource-level permissions.',
-      ],
-      [
-        `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${RUN_REPORTS_PREFIX}*]`,
-        `Step Functions names the result files of each map run itself; the wildcard covers only ${RUN_REPORTS_PREFIX}.`,
-      ],
-    ];
-    for (const [id, reason] of acks) Validations.of(role.findChild('DefaultPolicy')).acknowledge({ id, reason });
-    Validations.of(this.starter.role.node.findChild('DefaultPolicy')).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason:
-        'CloudWatch Logs delivery (logs:*LogDelivery, DescribeLogGroups, ...) and X-Ray actions support no resource-level permissions.',
+    Validations.of(role.findChild('DefaultPolicy')).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${RUN_REPORTS_PREFIX}*]`,
+      reason: `Step Functions names the result files of each map run itself; the wildcard covers only ${RUN_REPORTS_PREFIX}.`,
     });
+    for (const machine of [this.stateMachine, this.starter]) acknowledgeLogDeliveryAndTracing(machine);
 
-    // CDK's own policy letting the Distributed Map start, watch and redrive child executions of
-    // this state machine: execution ARNs are generated at run time.
-    const smId = stack.getLogicalId(this.stateMachine.node.defaultChild as sfn.CfnStateMachine);
-    const executions = `arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:{"Fn::Select":[6,{"Fn::Split":[":",{"Ref":"${smId}"}]}]}`;
-    const mapPolicy = this.stateMachine.node.findChild('DistributedMapPolicy');
-    for (const suffix of [':*', ...Object.values(mapStates).map((label) => `/${label}:*`)]) {
-      Validations.of(mapPolicy).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::${executions}${suffix}]`,
-        reason:
-          "Child executions of this state machine's own Distributed Map get run-time names; the wildcard stays within this state machine.",
-      });
-    }
+    acknowledgeDistributedMapPolicy(this.stateMachine, Object.values(mapStates));
   }
 }

@@ -19,6 +19,7 @@ import {
   SOLVER_THREADS_ENV,
   solverThreadsForMemory,
 } from '../../functions/contract/service-layout.js';
+import { FILES_TIMEOUT_ENV } from '../../functions/contract/large-files.js';
 import { routeKey } from '../../functions/contract/api-routes.js';
 
 export interface SolverFunctionProps {
@@ -96,6 +97,8 @@ export class SolverFunction extends Construct {
         NODE_OPTIONS: '--enable-source-maps',
         // Files are solved on as many threads as the memory buys vCPUs (1 at the default 1,769 MB); a request solves in one.
         ...(props.purpose === 'files' ? { [SOLVER_THREADS_ENV]: String(solverThreadsForMemory(props.memoryMb)) } : {}),
+        // A file's range plan is sized by the time one invocation has: the function reads its own timeout here.
+        ...(props.purpose === 'files' ? { [FILES_TIMEOUT_ENV]: String(props.timeoutSeconds) } : {}),
       },
     });
 

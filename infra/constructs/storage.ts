@@ -3,6 +3,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { prefixes } from '../../functions/contract/service-layout.js';
+import { STAGING_EXPIRATION_DAYS } from './large-file.js';
 
 export interface StorageProps {
   readonly inputExpirationDays: number;
@@ -34,8 +35,9 @@ export class Storage extends Construct {
       lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(props.outputExpirationDays) }],
     });
 
-    // The data bucket: uploads under incoming/ and batch/, results under solved/ and reports/.
-    // Old objects expire by prefix; multipart uploads abandoned by a failed run are cleaned up.
+    // The data bucket: uploads under incoming/ and batch/, results under solved/ and reports/, a
+    // large file's work objects under staging/. Old objects expire by prefix (staging/ once no job
+    // can still need them); multipart uploads abandoned by a failed run or job, anywhere, after a day.
     this.bucket = new s3.Bucket(this, 'Bucket', {
       ...secure,
       serverAccessLogsBucket: this.accessLogsBucket,
@@ -52,6 +54,7 @@ export class Storage extends Construct {
           prefix,
           expiration: Duration.days(props.outputExpirationDays),
         })),
+        { id: 'expire-staging', prefix: prefixes.staging, expiration: Duration.days(STAGING_EXPIRATION_DAYS) },
       ],
     });
   }

@@ -5,9 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { type Caller, Authorizer } from '../../functions/local/iam/decide.js';
 import { LOCAL_ACCOUNT_ID } from '../../functions/local/iam/local-account.js';
+import { callerFor } from '../../functions/local/iam/local-callers.js';
 import { dataBucketId, localPolicyModel } from '../../functions/local/iam/local-policies.js';
-import type { PolicyModel } from '../../functions/local/iam/policy-model.js';
-import type { CloudFormationTemplate } from '../../functions/local/iam/resolve-template.js';
+import { buildPolicyModel, type PolicyModel } from '../../functions/local/iam/policy-model.js';
+import { type CloudFormationTemplate, TemplateResolver } from '../../functions/local/iam/resolve-template.js';
+import { LARGE_FILE_STATE_MACHINE_ENV, LARGE_FILE_STATES } from '../../functions/contract/large-files.js';
 import { mapStates } from '../../infra/constructs/batch-run.js';
 import type { S3EventRoute } from '../../infra/settings.js';
 import { synth } from './helpers.js';
@@ -26,6 +28,23 @@ interface Edge {
 
 function templateFor(route: S3EventRoute): CloudFormationTemplate {
   return synth({ s3Events: route }).template.toJSON() as CloudFormationTemplate;
+}
+
+/**
+ * The twin's policy model of the template (its buckets named as the twin names them), with each
+ * state machine that has a fixed name (StateMachineName) under that name, as CloudFormation
+ * deploys it: the large-file machine's ARN is built from its name, not taken from a Ref.
+ */
+function modelOf(template: CloudFormationTemplate): PolicyModel {
+  const names: Record<string, string> = { [dataBucketId(template)]: BUCKET };
+  const resolver = new TemplateResolver(template);
+  for (const [id, resource] of Object.entries(template.Resources)) {
+    if (resource.Type === 'AWS::S3::Bucket' && !(id in names)) names[id] = `${BUCKET}-${id.toLowerCase()}`;
+    const fixedName = resource.Properties?.StateMachineName;
+    if (resource.Type === 'AWS::StepFunctions::StateMachine' && fixedName !== undefined)
+      names[id] = String(resolver.resolve(fixedName));
+  }
+  return buildPolicyModel(template, { names });
 }
 
 /** The one resource of `type` whose logical ID starts with `prefix`. */
@@ -49,6 +68,13 @@ function edgesOf(template: CloudFormationTemplate, model: PolicyModel, route: S3
   const apiRole = role(api.role);
   const run = model.stateMachines.get(idOf(template, 'AWS::StepFunctions::StateMachine', 'BatchStateMachine'))!;
   const starter = model.stateMachines.get(idOf(template, 'AWS::StepFunctions::StateMachine', 'BatchStarter'))!;
+  const largeFile = model.stateMachines.get(idOf(template, 'AWS::StepFunctions::StateMachine', 'LargeFile'))!;
+  const largeFileRole = role(largeFile.role);
+  const filesEnv = (
+    template.Resources[files.logicalId]!.Properties!.Environment as { Variables: Record<string, unknown> }
+  ).Variables;
+  /** What the files function calls StartExecution on: the ARN its environment carries. */
+  const largeFileArnInEnv = String(r.resolve(filesEnv[LARGE_FILE_STATE_MACHINE_ENV]));
   const schedulerRole = idOf(template, 'AWS::IAM::Role', 'SchedulerRoleForTarget');
   const notificationsRole = idOf(template, 'AWS::IAM::Role', 'BucketNotificationsHandler');
   const bucketArn = r.arnOf(dataBucketId(template));
@@ -63,13 +89,28 @@ function edgesOf(template: CloudFormationTemplate, model: PolicyModel, route: S3
   const apiId = String(r.resolve({ Ref: idOf(template, 'AWS::ApiGatewayV2::Api', 'HttpApi') }));
   const execute = (id: string, route: string) =>
     `arn:aws:execute-api:us-east-1:${LOCAL_ACCOUNT_ID}:${id}/$default/${route}`;
-  const execution = (name: string) => `arn:aws:states:us-east-1:${LOCAL_ACCOUNT_ID}:execution:${run.name}${name}`;
   const from = (arn: string, account = LOCAL_ACCOUNT_ID) => ({ 'aws:SourceArn': arn, 'aws:SourceAccount': account });
   const service = (name: string): Caller => ({ service: name });
   const allow = (name: string, caller: Caller, action: string, resource: string, context?: Record<string, string>) =>
     ({ name, caller, action, resource, allowed: true, ...(context ? { context } : {}) }) satisfies Edge;
   const deny = (name: string, caller: Caller, action: string, resource: string, context?: Record<string, string>) =>
     ({ ...allow(name, caller, action, resource, context), allowed: false }) satisfies Edge;
+  /** A Distributed Map's child executions: started, watched and redriven by its own machine's role. */
+  const childExecutions = (who: string, machine: typeof run, labels: readonly string[]): Edge[] => {
+    const execution = (name: string) => `arn:aws:states:us-east-1:${LOCAL_ACCOUNT_ID}:execution:${machine.name}${name}`;
+    return [
+      allow(`${who} -> StartExecution of its own children`, role(machine.role), 'states:StartExecution', machine.arn),
+      allow(`${who} -> DescribeExecution of a child`, role(machine.role), 'states:DescribeExecution', execution(':c1')),
+      ...labels.map((label) =>
+        allow(
+          `${who} -> RedriveExecution of a ${label} map run`,
+          role(machine.role),
+          'states:RedriveExecution',
+          execution(`/${label}:map-run-1`),
+        ),
+      ),
+    ];
+  };
   const delivery = (who: string, caller: Caller): Edge[] => [
     allow(`${who} -> CloudWatch Logs delivery`, caller, 'logs:CreateLogDelivery', '*'),
     allow(`${who} -> X-Ray traces`, caller, 'xray:PutTraceSegments', '*'),
@@ -107,6 +148,20 @@ function edgesOf(template: CloudFormationTemplate, model: PolicyModel, route: S3
       from(run.arn.replace(LOCAL_ACCOUNT_ID, OTHER_ACCOUNT), OTHER_ACCOUNT),
     ),
     allow(
+      'Step Functions assumes the large-file role',
+      service('states.amazonaws.com'),
+      'sts:AssumeRole',
+      roleArn(largeFile.role),
+      from(largeFile.arn),
+    ),
+    deny(
+      "another account's state machine may not assume the large-file role",
+      service('states.amazonaws.com'),
+      'sts:AssumeRole',
+      roleArn(largeFile.role),
+      from(largeFile.arn.replace(LOCAL_ACCOUNT_ID, OTHER_ACCOUNT), OTHER_ACCOUNT),
+    ),
+    allow(
       'Scheduler assumes its role',
       service('scheduler.amazonaws.com'),
       'sts:AssumeRole',
@@ -132,6 +187,27 @@ function edgesOf(template: CloudFormationTemplate, model: PolicyModel, route: S3
     deny('the admin over plain HTTP is refused', { admin: true }, 's3:GetObject', object('incoming/a.txt'), {
       'aws:SecureTransport': 'false',
     }),
+    // A file too large for one invocation: the files function starts the large-file machine (and
+    // no other) and works in staging/; the output's parts are copied from staging/ (UploadPartCopy:
+    // s3:GetObject on the source, s3:PutObject on the destination).
+    allow('files -> StartExecution large-file', filesRole, 'states:StartExecution', largeFileArnInEnv),
+    deny('files may not start the batch run', filesRole, 'states:StartExecution', run.arn),
+    deny('files may not start the starter', filesRole, 'states:StartExecution', starter.arn),
+    ...(
+      [
+        ['PutObject staging/ (manifest, range answers)', 's3:PutObject', 'staging/j1/ranges.json'],
+        ['GetObject staging/ (a range of an inflated .gz)', 's3:GetObject', 'staging/j1/source'],
+        ['DeleteObject staging/ (the job ends)', 's3:DeleteObject', 'staging/j1/range-3'],
+        ['AbortMultipartUpload staging/', 's3:AbortMultipartUpload', 'staging/j1/range-3'],
+        ['UploadPartCopy: GetObject of the staging/ source', 's3:GetObject', 'staging/j1/range-0'],
+        ['UploadPartCopy: PutObject of the solved/ part', 's3:PutObject', 'solved/big.txt'],
+      ] as const
+    ).map(([what, action, key]) => allow(`files -> ${what}`, filesRole, action, object(key))),
+    allow('files -> ListObjectsV2 staging/ (cleanup)', filesRole, 's3:ListBucket', bucketArn, {
+      's3:prefix': 'staging/j1/',
+    }),
+    deny('files may not delete solved/', filesRole, 's3:DeleteObject', object('solved/a.txt')),
+    deny('files may not delete incoming/', filesRole, 's3:DeleteObject', object('incoming/a.txt')),
     allow('files -> its log group', filesRole, 'logs:PutLogEvents', logStream('FilesSolver')),
     allow('files -> X-Ray', filesRole, 'xray:PutTraceSegments', '*'),
 
@@ -143,6 +219,8 @@ function edgesOf(template: CloudFormationTemplate, model: PolicyModel, route: S3
     allow('API -> its log group', apiRole, 'logs:PutLogEvents', logStream('ApiSolver')),
     allow('API -> X-Ray', apiRole, 'xray:PutTraceSegments', '*'),
     deny("API may not write the files function's logs", apiRole, 'logs:PutLogEvents', logStream('FilesSolver')),
+    deny('API may not start the large-file machine', apiRole, 'states:StartExecution', largeFile.arn),
+    deny('API may not read staging/', apiRole, 's3:GetObject', object('staging/j1/ranges.json')),
 
     // API Gateway -> the API function, every route (the $default route catches the rest).
     ...[
@@ -224,15 +302,27 @@ function edgesOf(template: CloudFormationTemplate, model: PolicyModel, route: S3
     deny('run may not write solved/', role(run.role), 's3:PutObject', object('solved/a.txt')),
     deny('run may not write incoming/', role(run.role), 's3:PutObject', object('incoming/a.txt')),
     deny('run may not read the inputs', role(run.role), 's3:GetObject', object('batch/a.txt')),
-    allow('run -> StartExecution of its own children', role(run.role), 'states:StartExecution', run.arn),
-    allow('run -> DescribeExecution of a child', role(run.role), 'states:DescribeExecution', execution(':child-1')),
-    allow(
-      'run -> RedriveExecution of a map run',
-      role(run.role),
-      'states:RedriveExecution',
-      execution(`/${mapStates.batch}:map-run-1`),
-    ),
+    ...childExecutions('run', run, Object.values(mapStates)),
     ...delivery('run', role(run.role)),
+
+    // The large-file machine: reads the manifest, invokes the files function per range (and its
+    // finish and fail steps), runs its maps' children; nothing else in the bucket.
+    allow('large-file -> InvokeFunction files', largeFileRole, 'lambda:InvokeFunction', files.arn),
+    deny('large-file may not invoke the API function', largeFileRole, 'lambda:InvokeFunction', api.arn),
+    allow(
+      'large-file ItemReader -> GetObject staging/ manifest',
+      largeFileRole,
+      's3:GetObject',
+      object('staging/j1/ranges.json'),
+    ),
+    deny('large-file may not read incoming/', largeFileRole, 's3:GetObject', object('incoming/a.txt')),
+    deny('large-file may not write staging/', largeFileRole, 's3:PutObject', object('staging/j1/ranges.json')),
+    deny('large-file may not list the bucket', largeFileRole, 's3:ListBucket', bucketArn, {
+      's3:prefix': 'staging/',
+    }),
+    deny('large-file may not start the batch run', largeFileRole, 'states:StartExecution', run.arn),
+    ...childExecutions('large-file', largeFile, Object.values(LARGE_FILE_STATES)),
+    ...delivery('large-file', role(largeFile.role)),
 
     // CDK's deploy-time notifications handler, and the access logs.
     allow(
@@ -415,7 +505,7 @@ function servicePrincipals(template: CloudFormationTemplate): Set<string> {
 
 describe.each(['notification', 'eventbridge', 'sqs'] as const)('the stack with s3Events=%s', (route) => {
   const template = templateFor(route);
-  const model = localPolicyModel(template, BUCKET);
+  const model = modelOf(template);
   const edges = edgesOf(template, model, route);
 
   it('decides every edge as it must be: each allowed call allowed, each denial denied', async () => {
@@ -424,6 +514,21 @@ describe.each(['notification', 'eventbridge', 'sqs'] as const)('the stack with s
       .filter((edge, i) => decided[i] !== edge.allowed)
       .map((e) => `${e.name}: expected ${e.allowed ? 'allow' : 'deny'}`);
     expect(wrong).toEqual([]);
+  });
+
+  it("tells the files function the large-file machine's ARN as deployed (built from its fixed name, not a Ref)", () => {
+    const files = [...model.functions.values()].find((f) => f.purpose === 'files')!;
+    const env = (template.Resources[files.logicalId]!.Properties!.Environment as { Variables: Record<string, unknown> })
+      .Variables;
+    const largeFile = model.stateMachines.get(idOf(template, 'AWS::StepFunctions::StateMachine', 'LargeFile'))!;
+    expect(env[LARGE_FILE_STATE_MACHINE_ENV]).not.toHaveProperty('Ref');
+    expect(model.resolver.resolve(env[LARGE_FILE_STATE_MACHINE_ENV])).toBe(largeFile.arn);
+    expect(largeFile.arn).toBe(`arn:aws:states:us-east-1:${LOCAL_ACCOUNT_ID}:stateMachine:Sudoku-large-file`);
+  });
+
+  it("gives the twin's batch-run key (LOCALBATCHRUN) the batch run's role, not the large-file machine's", () => {
+    const run = model.stateMachines.get(idOf(template, 'AWS::StepFunctions::StateMachine', 'BatchStateMachine'))!;
+    expect(callerFor(model, 'run')).toEqual({ role: run.role, session: 'sudoku-run' });
   });
 
   it('covers every role and every service principal of the template', () => {
@@ -445,7 +550,7 @@ describe.each(['notification', 'eventbridge', 'sqs'] as const)('the stack with s
     const allowed = edges.filter((e) => e.allowed);
     const rows: { statement: string; flips: string }[] = [];
     for (const statement of allowStatements(template)) {
-      const authorizer = new Authorizer(localPolicyModel(statement.drop(), BUCKET));
+      const authorizer = new Authorizer(modelOf(statement.drop()));
       let flipped = '(nothing: the grant is not needed)';
       for (const edge of allowed) {
         if ((await authorizer.decide(edge)).decision !== 'Allowed') {

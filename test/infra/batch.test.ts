@@ -1,7 +1,7 @@
 // Template assertions on the scheduled batch run: schedules, state machine definition, IAM scope.
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Synthesized, synth } from './helpers.js';
+import { flatten, type Synthesized, synth } from './helpers.js';
 
 let synthesized: Synthesized;
 let template: Template;
@@ -31,24 +31,17 @@ const functionId = () =>
     'AWS::Lambda::Function',
     (p) => (p.Environment as { Variables?: Json } | undefined)?.Variables?.FUNCTION_PURPOSE === 'files',
   );
-/** The run's state machine (the one with the Distributed Maps), and the starter the schedules start. */
+/**
+ * The run's state machine (the one with the Distributed Maps that is not the large-file machine,
+ * test/infra/large-file.test.ts), and the starter the schedules start.
+ */
 const stateMachineId = () =>
-  idOf('AWS::StepFunctions::StateMachine', (p) => JSON.stringify(p.DefinitionString).includes('DISTRIBUTED'));
+  idOf(
+    'AWS::StepFunctions::StateMachine',
+    (p) => JSON.stringify(p.DefinitionString).includes('DISTRIBUTED') && p.StateMachineName === undefined,
+  );
 const starterId = () =>
   idOf('AWS::StepFunctions::StateMachine', (p) => !JSON.stringify(p.DefinitionString).includes('DISTRIBUTED'));
-
-/** A CloudFormation value rendered as text: `{Ref: X}` -> `${X}`, `{Fn::GetAtt: [X, A]}` -> `${X.A}`. */
-function flatten(value: unknown): string {
-  if (typeof value === 'string') return value;
-  const v = value as Json;
-  if ('Ref' in v) return `\${${String(v.Ref)}}`;
-  if ('Fn::GetAtt' in v) return `\${${(v['Fn::GetAtt'] as string[]).join('.')}}`;
-  if ('Fn::Join' in v) {
-    const [sep, parts] = v['Fn::Join'] as [string, unknown[]];
-    return parts.map(flatten).join(sep);
-  }
-  return JSON.stringify(v);
-}
 
 interface MapState {
   Type: string;
@@ -248,10 +241,10 @@ describe('the starter', () => {
 });
 
 describe('logging everything', () => {
-  it('is back with -c batchLogAll=true: every event with execution data, on both state machines', () => {
+  it('is back with -c batchLogAll=true: every event with execution data, on every state machine', () => {
     const all = synth({ batchLogAll: 'true' }).template;
     const machines = Object.values(all.findResources('AWS::StepFunctions::StateMachine'));
-    expect(machines).toHaveLength(2);
+    expect(machines).toHaveLength(3);
     for (const machine of machines) {
       expect(machine).toMatchObject({
         Properties: { LoggingConfiguration: { Level: 'ALL', IncludeExecutionData: true } },

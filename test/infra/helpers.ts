@@ -48,6 +48,19 @@ export function synth(context: Record<string, unknown> = {}): Synthesized {
   return { app, stack, template, bundleDir };
 }
 
+/** A CloudFormation value rendered as text: `{Ref: X}` -> `${X}`, `{Fn::GetAtt: [X, A]}` -> `${X.A}`. */
+export function flatten(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const v = value as Record<string, unknown>;
+  if ('Ref' in v) return `\${${String(v.Ref)}}`;
+  if ('Fn::GetAtt' in v) return `\${${(v['Fn::GetAtt'] as string[]).join('.')}}`;
+  if ('Fn::Join' in v) {
+    const [sep, parts] = v['Fn::Join'] as [string, unknown[]];
+    return parts.map(flatten).join(sep);
+  }
+  return JSON.stringify(v);
+}
+
 export interface Acknowledgement {
   readonly path: string;
   readonly id: string;

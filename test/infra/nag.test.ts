@@ -27,16 +27,30 @@ describe('cdk-nag AwsSolutions', () => {
         'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/incoming/*]',
         'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/reports/*]',
         'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/solved/*]',
-        // X-Ray on the roles of the API function, the files function, the run and the starter (+ log delivery)
+        // staging/: the files function's work objects, and the large-file machine's manifest reader
+        'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/staging/*]',
+        'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/staging/*]',
+        // X-Ray on the roles of the API function, the files function, the run, the starter and the
+        // large-file machine (+ log delivery)
+        'AwsSolutions-IAM5[Resource::*]',
         'AwsSolutions-IAM5[Resource::*]',
         'AwsSolutions-IAM5[Resource::*]',
         'AwsSolutions-IAM5[Resource::*]',
         'AwsSolutions-IAM5[Resource::*]',
         'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/reports/runs/*]',
-        ...['', '/BatchFiles', '/SweepIncoming'].map(
-          (label) =>
-            `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:{"Fn::Select":[6,{"Fn::Split":[":",{"Ref":"BatchStateMachineA1FF2995"}]}]}${label}:*]`,
+        ...(
+          [
+            ['BatchStateMachineA1FF2995', ['', '/BatchFiles', '/SweepIncoming']],
+            ['LargeFileStateMachine3B22997C', ['', '/SolveRanges', '/RedoRanges']],
+          ] as const
+        ).flatMap(([machine, labels]) =>
+          labels.map(
+            (label) =>
+              `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:{"Fn::Select":[6,{"Fn::Split":[":",{"Ref":"${machine}"}]}]}${label}:*]`,
+          ),
         ),
+        // errors only by default: the run, the starter, the large-file machine
+        'AwsSolutions-SF1',
         'AwsSolutions-SF1',
         'AwsSolutions-SF1',
         'AwsSolutions-SNS2',

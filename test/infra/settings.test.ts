@@ -3,7 +3,15 @@ import { App } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_WORST_CASE_MS } from '../../functions/contract/api-capacity.js';
-import { apiRouteThrottles, defaults, derivedThrottle, peakInFlight, readSettings } from '../../infra/settings.js';
+import { LARGE_FILE_DEFAULTS } from '../../functions/contract/large-files.js';
+import {
+  apiRouteThrottles,
+  defaults,
+  derivedThrottle,
+  largeFileConcurrency,
+  peakInFlight,
+  readSettings,
+} from '../../infra/settings.js';
 import { type Synthesized, cdkJsonContext, synth, unacknowledgedFindings } from './helpers.js';
 
 function settingsFrom(context: Record<string, unknown>) {
@@ -44,6 +52,8 @@ describe('readSettings', () => {
     ['logRetentionDays', 10],
     ['batchSchedule', 'daily'],
     ['batchToleratedFailurePercent', 101],
+    ['largeFileMaxConcurrency', 0],
+    ['largeFileMaxConcurrency', 'wide'],
     ['corsOrigins', 'app.example.com'],
     ['corsOrigins', 'https://app.example.com/path'],
     ['corsOrigins', '*,https://app.example.com'],
@@ -151,6 +161,30 @@ describe('the files pool', () => {
     expect(settingsFrom({ batchMaxConcurrency: '40', filesReservedConcurrency: '50' }).batchMaxConcurrency).toBe(40);
     expect(settingsFrom({ batchMaxConcurrency: '40', filesReservedConcurrency: '0' }).batchMaxConcurrency).toBe(40);
   });
+
+  it("must hold the large-file maps' concurrency, set explicitly", () => {
+    expect(() => settingsFrom({ largeFileMaxConcurrency: '40' })).toThrow(
+      'context "largeFileMaxConcurrency" (40) exceeds filesReservedConcurrency (30)',
+    );
+    expect(
+      settingsFrom({ largeFileMaxConcurrency: '40', filesReservedConcurrency: '50' }).largeFileMaxConcurrency,
+    ).toBe(40);
+    expect(
+      settingsFrom({ largeFileMaxConcurrency: '400', filesReservedConcurrency: '0' }).largeFileMaxConcurrency,
+    ).toBe(400);
+  });
+
+  it("gives the large-file maps, unset, the contract's default or the whole files pool if that is smaller", () => {
+    expect(defaults.largeFileMaxConcurrency).toBe(largeFileConcurrency(defaults.filesReservedConcurrency));
+    expect(settingsFrom({}).largeFileMaxConcurrency).toBe(30);
+    expect(settingsFrom({ filesReservedConcurrency: '24' }).largeFileMaxConcurrency).toBe(24);
+    expect(settingsFrom({ filesReservedConcurrency: '500' }).largeFileMaxConcurrency).toBe(
+      LARGE_FILE_DEFAULTS.maxConcurrency,
+    );
+    expect(settingsFrom({ filesReservedConcurrency: '0' }).largeFileMaxConcurrency).toBe(
+      LARGE_FILE_DEFAULTS.maxConcurrency,
+    );
+  });
 });
 
 describe('a stack for a small account (no reservations)', () => {
@@ -202,6 +236,7 @@ describe('a stack with every setting changed', () => {
       batchMaxConcurrency: 100,
       batchItemsPerInvocation: 25,
       batchToleratedFailurePercent: 1,
+      largeFileMaxConcurrency: 120,
     });
     template = synthesized.template;
   });
@@ -300,15 +335,26 @@ describe('a stack with every setting changed', () => {
   });
 
   it('sizes the Distributed Maps from batchMaxConcurrency, batchItemsPerInvocation and batchToleratedFailurePercent', () => {
-    const [machine] = Object.values(template.findResources('AWS::StepFunctions::StateMachine')).filter((m) =>
-      JSON.stringify(m).includes('DISTRIBUTED'),
+    const [machine, ...others] = Object.values(template.findResources('AWS::StepFunctions::StateMachine')).filter((m) =>
+      JSON.stringify(m).includes('BatchFiles'),
     );
+    expect(others).toEqual([]);
     const parts = (machine as { Properties: { DefinitionString: { 'Fn::Join': [string, unknown[]] } } }).Properties
       .DefinitionString['Fn::Join'][1];
     const text = parts.filter((p): p is string => typeof p === 'string').join('');
     expect(text.split('"MaxConcurrency":100,')).toHaveLength(3);
     expect(text.split('"MaxItemsPerBatch":25,')).toHaveLength(3);
     expect(text.split('"ToleratedFailurePercentage":1,')).toHaveLength(3);
+  });
+
+  it('sizes both large-file maps from largeFileMaxConcurrency', () => {
+    const [machine] = Object.values(
+      template.findResources('AWS::StepFunctions::StateMachine', {
+        Properties: { StateMachineName: 'Sudoku-large-file' },
+      }),
+    );
+    const text = JSON.stringify(machine);
+    expect(text.split('\\"MaxConcurrency\\":120,')).toHaveLength(3);
   });
 
   it('logs every state machine event with its data with batchLogAll', () => {

@@ -162,6 +162,10 @@ describe('functions', () => {
         NODE_OPTIONS: '--enable-source-maps',
         ...('CORS_ALLOW_ORIGINS' in extra ? { CORS_ALLOW_ORIGINS: '*' } : {}),
         ...('SOLVER_THREADS' in extra ? { SOLVER_THREADS: '1' } : {}),
+        // The large-file machine's ARN and the function's own timeout: test/infra/large-file.test.ts.
+        ...(purpose === 'files'
+          ? { SUDOKU_LARGE_FILE_STATE_MACHINE: expect.anything(), SUDOKU_FILES_TIMEOUT_SECONDS: '900' }
+          : {}),
       });
     },
   );
@@ -203,11 +207,12 @@ describe('functions', () => {
 });
 
 describe('least privilege on the bucket', () => {
-  it('the files function reads only incoming/*, batch/* and solved/* (the idempotency HeadObject), writes only solved/* and reports/*', () => {
+  it('the files function reads only incoming/*, batch/*, solved/* and reports/* (the idempotency HeadObject), writes only solved/* and reports/*, and works in staging/*', () => {
     expect(s3Grants('files')).toEqual({
-      's3:GetObject': ['batch/*', 'incoming/*', 'reports/*', 'solved/*'],
-      's3:PutObject': ['reports/*', 'solved/*'],
-      's3:AbortMultipartUpload': ['reports/*', 'solved/*'],
+      's3:GetObject': ['batch/*', 'incoming/*', 'reports/*', 'solved/*', 'staging/*'],
+      's3:PutObject': ['reports/*', 'solved/*', 'staging/*'],
+      's3:AbortMultipartUpload': ['reports/*', 'solved/*', 'staging/*'],
+      's3:DeleteObject': ['staging/*'],
       's3:ListBucket': [''],
     });
   });
@@ -273,16 +278,18 @@ describe('bucket', () => {
     expect(template.findResources('AWS::S3::Bucket')[logBucketId]).toBeDefined();
   });
 
-  it('expires inputs after 30 days, outputs and reports after 90, and abandoned multipart uploads after 1', () => {
+  it('expires inputs after 30 days, outputs and reports after 90, staging/ after 8, and abandoned multipart uploads (anywhere) after 1', () => {
     const bucket = template.findResources('AWS::S3::Bucket')[dataBucketId()] as {
       Properties: { LifecycleConfiguration: { Rules: Record<string, unknown>[] } };
     };
     const rules = bucket.Properties.LifecycleConfiguration.Rules;
     const byPrefix = Object.fromEntries(rules.filter((r) => r.Prefix).map((r) => [r.Prefix, r.ExpirationInDays]));
-    expect(byPrefix).toEqual({ 'incoming/': 30, 'batch/': 30, 'solved/': 90, 'reports/': 90 });
-    expect(rules).toContainEqual(
-      expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
-    );
+    expect(byPrefix).toEqual({ 'incoming/': 30, 'batch/': 30, 'solved/': 90, 'reports/': 90, 'staging/': 8 });
+    expect(rules).toContainEqual({
+      Id: 'abort-incomplete-uploads',
+      AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+      Status: 'Enabled',
+    });
   });
 });
 
