@@ -1,6 +1,6 @@
 // The whole service in one stack, in the order data flows: bucket -> functions -> HTTP API ->
-// failed-event queue -> the route uploads take to the files function -> the large-file state
-// machine -> batch state machine and schedules -> alarms -> dashboard -> outputs.
+// failed-event queue -> the route uploads take to the files function -> batch state machine and
+// schedules -> the large-file state machine -> alarms -> dashboard -> outputs.
 import { type CfnResource, CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -75,16 +75,6 @@ export class SudokuStack extends Stack {
     new UploadEvents(this, 'Uploads', { bucket, handler: filesFunction, route: settings.s3Events, failedEvents });
     this.configureNotificationsHandler(settings.logRetentionDays);
 
-    // Large files: one the files function cannot finish in one invocation it cuts into ranges and
-    // hands to this state machine, whose Distributed Map solves them many at once into one output.
-    const largeFile = new LargeFile(this, 'LargeFile', {
-      bucket,
-      handler: filesFunction,
-      maxConcurrency: settings.largeFileMaxConcurrency,
-      logRetentionDays: settings.logRetentionDays,
-      logAll: settings.batchLogAll,
-    });
-
     // Batch run: a state machine (Distributed Map over batch/, or incoming/ in sweep mode) invoking
     // the files function with batches of keys, started daily by EventBridge Scheduler.
     const batch = new BatchRun(this, 'Batch', {
@@ -98,6 +88,16 @@ export class SudokuStack extends Stack {
       batchSchedule: settings.batchSchedule,
       sweepSchedule: settings.sweepSchedule,
       timezone: settings.batchScheduleTimezone,
+    });
+
+    // Large files: one the files function cannot finish in one invocation it cuts into ranges and
+    // hands to this state machine, whose Distributed Map solves them many at once into one output.
+    const largeFile = new LargeFile(this, 'LargeFile', {
+      bucket,
+      handler: filesFunction,
+      maxConcurrency: settings.largeFileMaxConcurrency,
+      logRetentionDays: settings.logRetentionDays,
+      logAll: settings.batchLogAll,
     });
 
     // Alarms, all to one SNS topic: what to do when each fires is in docs/infra.md.

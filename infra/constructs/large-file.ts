@@ -139,6 +139,7 @@ export class LargeFile extends Construct {
         lambdaFunction: props.handler,
         payloadResponseOnly: true,
         retryOnServiceExceptions: false,
+        resultPath: '$.result',
       });
       solve.addRetry({ errors: fatal, maxAttempts: 0 });
       parts.retryThrottling(solve, RANGE_THROTTLE_ATTEMPTS);
@@ -157,7 +158,16 @@ export class LargeFile extends Construct {
         mapExecutionType: sfn.StateMachineType.STANDARD,
         resultPath: sfn.JsonPath.DISCARD,
       });
-      map.itemProcessor(solve);
+      // A range that ran short of time answers `next`, the rest of it (RangeStepResult): the
+      // function is invoked again with that, until the range is done.
+      const rest = new sfn.Pass(this, `${label}Rest`, {
+        comment: 'The rest of a range handed over by an invocation that ran short of time',
+        parameters: { largeFile: 'range', 'job.$': '$.job', 'range.$': '$.result.next' },
+      });
+      const handedOver = new sfn.Choice(this, `${label}HandedOver`)
+        .when(sfn.Condition.isPresent('$.result.next'), rest.next(solve))
+        .otherwise(new sfn.Succeed(this, `${label}RangeDone`));
+      map.itemProcessor(solve.next(handedOver));
       map.addCatch(reportFailure, onFailure);
       return map;
     };

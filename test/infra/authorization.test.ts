@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Caller, Authorizer } from '../../functions/local/iam/decide.js';
 import { LOCAL_ACCOUNT_ID } from '../../functions/local/iam/local-account.js';
+import { callerFor } from '../../functions/local/iam/local-callers.js';
 import { dataBucketId, localPolicyModel } from '../../functions/local/iam/local-policies.js';
 import { buildPolicyModel, type PolicyModel } from '../../functions/local/iam/policy-model.js';
 import { type CloudFormationTemplate, TemplateResolver } from '../../functions/local/iam/resolve-template.js';
@@ -523,6 +524,11 @@ describe.each(['notification', 'eventbridge', 'sqs'] as const)('the stack with s
     expect(env[LARGE_FILE_STATE_MACHINE_ENV]).not.toHaveProperty('Ref');
     expect(model.resolver.resolve(env[LARGE_FILE_STATE_MACHINE_ENV])).toBe(largeFile.arn);
     expect(largeFile.arn).toBe(`arn:aws:states:us-east-1:${LOCAL_ACCOUNT_ID}:stateMachine:Sudoku-large-file`);
+  });
+
+  it("gives the twin's batch-run key (LOCALBATCHRUN) the batch run's role, not the large-file machine's", () => {
+    const run = model.stateMachines.get(idOf(template, 'AWS::StepFunctions::StateMachine', 'BatchStateMachine'))!;
+    expect(callerFor(model, 'run')).toEqual({ role: run.role, session: 'sudoku-run' });
   });
 
   it('covers every role and every service principal of the template', () => {

@@ -154,12 +154,27 @@ describe.each([
 
   it('invokes the files function with the item itself and retries it by RANGE_RETRY: fatal errors never', () => {
     const { StartAt, States } = map().ItemProcessor;
-    expect(States[StartAt]).toEqual({
+    expect(States[StartAt]).toMatchObject({
       Type: 'Task',
       Resource: `\${${filesFunctionId()}.Arn}`,
       Retry: rangeRetry,
-      End: true,
+      ResultPath: '$.result',
     });
+  });
+
+  it('invokes the function again with the rest of a range an invocation handed over, until none is left', () => {
+    const { StartAt, States } = map().ItemProcessor;
+    const choice = States[States[StartAt].Next as string] as { Type: string; Choices: Json[]; Default: string };
+    expect(choice.Type).toBe('Choice');
+    expect(choice.Choices).toEqual([{ Variable: '$.result.next', IsPresent: true, Next: expect.any(String) }]);
+    const rest = States[(choice.Choices[0] as { Next: string }).Next] as Json;
+    expect(rest).toEqual({
+      Type: 'Pass',
+      Comment: expect.any(String),
+      Parameters: { largeFile: 'range', 'job.$': '$.job', 'range.$': '$.result.next' },
+      Next: StartAt,
+    });
+    expect(States[choice.Default]).toEqual({ Type: 'Succeed' });
   });
 });
 
