@@ -88,6 +88,20 @@ export async function runLargeFileJob(job: LargeFileJob, options: LargeFileRunOp
   };
   const map = async (manifestKey: string): Promise<number> => {
     const items = await readItems(options.client, job.bucket, manifestKey);
+    try {
+      await solveItems(items);
+    } catch (error) {
+      // As AWS: a child that fails fails the map (no failure is tolerated), and the map's error,
+      // not the child's, is what the Catch passes on; the child's stays in its own history.
+      const child = error instanceof StepFailed ? `${error.error}: ${error.detail}` : String(error);
+      throw new StepFailed(
+        'States.ExceedToleratedFailureThreshold',
+        `The specified tolerated failure threshold was exceeded (a range failed: ${child})`,
+      );
+    }
+    return items.length;
+  };
+  const solveItems = async (items: RangeItem[]): Promise<void> => {
     await forEachBounded(items, options.maxConcurrency ?? LARGE_FILE_DEFAULTS.maxConcurrency, async (item) => {
       // As the item processor's loop: a range handed over in part is invoked again with the rest.
       for (let range: RangeItem | undefined = item; range; ) {
@@ -95,7 +109,6 @@ export async function runLargeFileJob(job: LargeFileJob, options: LargeFileRunOp
         if (range) summary.handedOver++;
       }
     });
-    return items.length;
   };
 
   try {

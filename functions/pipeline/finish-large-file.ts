@@ -230,7 +230,8 @@ export async function failLargeFile(
 ): Promise<FinishResult> {
   const { client } = options;
   const cause = parseCause(error.Cause);
-  const timeLimit = error.Error === 'TimeLimitError';
+  // A range's own error reaches here only inside the map's (States.ExceedToleratedFailureThreshold).
+  const timeLimit = error.Error === 'TimeLimitError' || (error.Cause ?? '').includes('TimeLimitError');
   const report: FileReport = {
     ...(await baseReport(client, job)),
     outcome: 'failed',

@@ -164,7 +164,7 @@ describe.each([
 
   it('invokes the function again with the rest of a range an invocation handed over, until none is left', () => {
     const { StartAt, States } = map().ItemProcessor;
-    const choice = States[States[StartAt].Next as string] as { Type: string; Choices: Json[]; Default: string };
+    const choice = States[States[StartAt]!.Next as string] as { Type: string; Choices: Json[]; Default: string };
     expect(choice.Type).toBe('Choice');
     expect(choice.Choices).toEqual([{ Variable: '$.result.next', IsPresent: true, Next: expect.any(String) }]);
     const rest = States[(choice.Choices[0] as { Next: string }).Next] as Json;

@@ -200,7 +200,8 @@ describe('a file solved in ranges', () => {
       retryIntervalSeconds: 0,
       invoke: inProcess,
     });
-    expect(summary).toMatchObject({ status: 'FAILED', error: { Error: 'SourceChangedError' } });
+    expect(summary).toMatchObject({ status: 'FAILED', error: { Error: 'States.ExceedToleratedFailureThreshold' } });
+    expect(summary.error?.Cause).toMatch(/SourceChangedError/);
     expect(await s3.exists(`solved/${path}`)).toBe(false);
     expect(await s3.exists(`reports/${path}.json`)).toBe(false);
     const left = await s3.admin.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: jobs[0]!.stagingPrefix }));
