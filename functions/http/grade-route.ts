@@ -9,7 +9,7 @@ import { gradeRequestBoard } from './grade-board.js';
 import { readJsonObject } from './json-body.js';
 import { ClientError } from './problems.js';
 import { jsonResponse } from './responses.js';
-import { SolveBudget } from './solve-budget.js';
+import type { SolveBudget } from './solve-budget.js';
 import type { HttpRequest, HttpResponse } from './types.js';
 
 export interface GradeResponse {
@@ -45,7 +45,7 @@ export function gradeRoute(request: HttpRequest, budget: SolveBudget): HttpRespo
     throw new ClientError('invalidRequest', 'Send either "board" (one board) or "boards" (a list), not both.');
   }
   if (hasBoard) return gradeOne(body.board, budget);
-  if (hasBoards) return gradeMany(body.boards, new SolveBudget(Math.max(0, budget.limitMs - GRADE_RESERVE_MS)));
+  if (hasBoards) return gradeMany(body.boards, budget.shortenedBy(GRADE_RESERVE_MS));
   throw new ClientError('invalidRequest', `The body has no "board" or "boards" member; send ${SHAPE}.`);
 }
 
