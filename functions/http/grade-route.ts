@@ -1,9 +1,9 @@
-import type { FailedBoardItem } from './board-result.js';
+import { type FailedBoardItem, failedBoardItem } from './board-result.js';
 import type { Grade } from '../sudoku/logic/index.js';
 import { routeKey } from '../contract/api-routes.js';
 import type { BoardOutput } from '../sudoku/index.js';
 import { boardFailure } from './board-failure.js';
-import { listedProblems } from './board-result.js';
+import { locateProblems } from './problem-location.js';
 import { MAX_BOARDS } from './constants.js';
 import { gradeRequestBoard } from './grade-board.js';
 import { readJsonObject } from './json-body.js';
@@ -51,7 +51,7 @@ export function gradeRoute(request: HttpRequest, budget: SolveBudget): HttpRespo
 
 function gradeOne(board: unknown, budget: SolveBudget): HttpResponse {
   const result = gradeRequestBoard(board, budget.guessAllowance());
-  if (!result.ok) throw boardFailure(result.problems, result.problemsTotal);
+  if (!result.ok) throw boardFailure(locateProblems(result.problems, '/board', board), result.problemsTotal);
   const answer: GradeResponse = { grade: result.grade, solution: result.solution, unique: true };
   return jsonResponse(200, answer);
 }
@@ -73,15 +73,7 @@ function gradeMany(boards: unknown, budget: SolveBudget): HttpResponse {
     if (result.ok) {
       graded++;
       results.push({ index, grade: result.grade, solution: result.solution, unique: true });
-    } else {
-      const listed = listedProblems(result);
-      results.push({
-        index,
-        status: result.status,
-        problems: listed.problems.map((p) => ({ ...p, index })),
-        problemsTotal: listed.problemsTotal,
-      });
-    }
+    } else results.push(failedBoardItem(index, boards[index], result));
   }
   const answer: GradesResponse = { results, graded, failed: boards.length - graded };
   return jsonResponse(200, answer);
