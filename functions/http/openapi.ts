@@ -153,7 +153,8 @@ export const openApiDocument = {
       'comes back in the shape sent. Errors are RFC 9457 problem details (application/problem+json) listing every ' +
       'problem with its code, message and place: a JSON pointer into the body (or the query parameter) on every ' +
       'problem, and 1-based row/col, or position in a string where there is no cell, inside a board. Answers API Gateway gives itself (marked x-answered-by: gateway) are its own ' +
-      '{"message": ...} JSON; x-unlisted describes paths and methods not listed. Bodies are limited to ' +
+      '{"message": ...} JSON; x-unlisted describes paths and methods not listed. Every answer carries the request id in ' +
+      'an apigw-requestid header. Bodies are limited to ' +
       `${MAX_BODY_BYTES} bytes and ${MAX_BOARDS} boards a request.`,
     license: { name: 'MIT', identifier: 'MIT' },
   },
