@@ -1,5 +1,6 @@
 import { PROBLEM_CLASS, PROBLEM_CODE, type Problem } from '../sudoku/index.js';
 import { listedProblems } from './board-result.js';
+import type { ApiProblem } from './problem-location.js';
 import { ClientError, type ProblemTypeName } from './problems.js';
 
 /**
@@ -18,10 +19,11 @@ export function failureType(problems: readonly Problem[]): ProblemTypeName {
 }
 
 /**
- * The 400/422 a single-board request throws for a board's problems, listing the first few, as
- * /solve does; `problemsTotal` counts them all (the core lists only the first bad characters).
+ * The 400/422 a single-board request throws for a board's problems, each already located in the
+ * request, listing the first few; `problemsTotal` counts them all (the core lists only the first bad
+ * characters).
  */
-export function boardFailure(problems: readonly Problem[], problemsTotal = problems.length): ClientError {
+export function boardFailure(problems: readonly ApiProblem[], problemsTotal = problems.length): ClientError {
   const listed = listedProblems({ problems, problemsTotal: Math.max(problemsTotal, problems.length) });
   const more = listed.problemsTotal - listed.problems.length;
   return new ClientError(

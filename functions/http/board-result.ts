@@ -1,5 +1,6 @@
 import { PROBLEM_CLASS, solveBoard, type BoardOutput, type Problem, type SolveStats } from '../sudoku/index.js';
 import { MAX_PROBLEMS_PER_BOARD } from './constants.js';
+import { type ApiProblem, locateProblems } from './problem-location.js';
 
 export type BoardResult =
   | { ok: true; solution: BoardOutput; unique: boolean; stats: SolveStats }
@@ -9,8 +10,11 @@ export type BoardResult =
  * The first MAX_PROBLEMS_PER_BOARD problems of a board, and how many there are in all: the core
  * counts what it does not list (a string of 100,000 bad characters lists 10 and counts 100,000).
  */
-export function listedProblems(result: { problems: readonly Problem[]; problemsTotal: number }): {
-  problems: Problem[];
+export function listedProblems<P extends Problem>(result: {
+  problems: readonly P[];
+  problemsTotal: number;
+}): {
+  problems: P[];
   problemsTotal: number;
 } {
   return {
@@ -40,6 +44,21 @@ export function solveRequestBoard(input: unknown, maxGuesses?: number): BoardRes
 export interface FailedBoardItem {
   index: number;
   status: 400 | 422;
-  problems: Problem[];
+  problems: ApiProblem[];
   problemsTotal: number;
+}
+
+/** The result of `boards[index]` that failed, its first problems pointing into it (`/boards/3/...`). */
+export function failedBoardItem(
+  index: number,
+  board: unknown,
+  failure: { status: 400 | 422; problems: readonly Problem[]; problemsTotal: number },
+): FailedBoardItem {
+  const listed = listedProblems(failure);
+  return {
+    index,
+    status: failure.status,
+    problems: locateProblems(listed.problems, `/boards/${index}`, board).map((p) => ({ ...p, index })),
+    problemsTotal: listed.problemsTotal,
+  };
 }

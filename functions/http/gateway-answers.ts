@@ -13,7 +13,7 @@ export const GATEWAY_ANSWERS = {
   headersTooLarge: {
     status: 431,
     message: 'Request Header Fields Too Large',
-    when: 'a request line and headers over what the gateway reads',
+    when: "a request line and header values over 10240 bytes together (API Gateway's quota)",
   },
   throttled: { status: 429, message: 'Too Many Requests', when: "over the route's throttle (token bucket)" },
   functionFailed: {
@@ -27,3 +27,9 @@ export type GatewayAnswerName = keyof typeof GATEWAY_ANSWERS;
 
 /** API Gateway refuses a request body over 10 MiB itself (a quota that cannot be raised). */
 export const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/**
+ * API Gateway HTTP API's quota on the "total combined size of request line and header values"
+ * (its quotas page; it cannot be raised): header names and line ends do not count.
+ */
+export const GATEWAY_MAX_REQUEST_LINE_AND_HEADER_BYTES = 10_240;

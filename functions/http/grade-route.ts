@@ -1,15 +1,15 @@
-import type { FailedBoardItem } from './board-result.js';
+import { type FailedBoardItem, failedBoardItem } from './board-result.js';
 import type { Grade } from '../sudoku/logic/index.js';
 import { routeKey } from '../contract/api-routes.js';
 import type { BoardOutput } from '../sudoku/index.js';
 import { boardFailure } from './board-failure.js';
-import { listedProblems } from './board-result.js';
+import { locateProblems } from './problem-location.js';
 import { MAX_BOARDS } from './constants.js';
 import { gradeRequestBoard } from './grade-board.js';
 import { readJsonObject } from './json-body.js';
 import { ClientError } from './problems.js';
 import { jsonResponse } from './responses.js';
-import { SolveBudget } from './solve-budget.js';
+import type { SolveBudget } from './solve-budget.js';
 import type { HttpRequest, HttpResponse } from './types.js';
 
 export interface GradeResponse {
@@ -45,13 +45,13 @@ export function gradeRoute(request: HttpRequest, budget: SolveBudget): HttpRespo
     throw new ClientError('invalidRequest', 'Send either "board" (one board) or "boards" (a list), not both.');
   }
   if (hasBoard) return gradeOne(body.board, budget);
-  if (hasBoards) return gradeMany(body.boards, new SolveBudget(Math.max(0, budget.limitMs - GRADE_RESERVE_MS)));
+  if (hasBoards) return gradeMany(body.boards, budget.shortenedBy(GRADE_RESERVE_MS));
   throw new ClientError('invalidRequest', `The body has no "board" or "boards" member; send ${SHAPE}.`);
 }
 
 function gradeOne(board: unknown, budget: SolveBudget): HttpResponse {
   const result = gradeRequestBoard(board, budget.guessAllowance());
-  if (!result.ok) throw boardFailure(result.problems, result.problemsTotal);
+  if (!result.ok) throw boardFailure(locateProblems(result.problems, '/board', board), result.problemsTotal);
   const answer: GradeResponse = { grade: result.grade, solution: result.solution, unique: true };
   return jsonResponse(200, answer);
 }
@@ -73,15 +73,7 @@ function gradeMany(boards: unknown, budget: SolveBudget): HttpResponse {
     if (result.ok) {
       graded++;
       results.push({ index, grade: result.grade, solution: result.solution, unique: true });
-    } else {
-      const listed = listedProblems(result);
-      results.push({
-        index,
-        status: result.status,
-        problems: listed.problems.map((p) => ({ ...p, index })),
-        problemsTotal: listed.problemsTotal,
-      });
-    }
+    } else results.push(failedBoardItem(index, boards[index], result));
   }
   const answer: GradesResponse = { results, graded, failed: boards.length - graded };
   return jsonResponse(200, answer);

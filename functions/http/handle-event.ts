@@ -12,18 +12,19 @@ import type { HttpResponse } from './types.js';
 /**
  * Answer one HTTP API request. Whatever the client sent, the answer is a response, never an
  * exception: client mistakes are 4xx problem+json; anything else is our bug, logged, and a 500.
+ * `budget` is the invocation's own unless given: a test of what an answer holds passes one whose
+ * clock it controls, so a loaded machine cannot turn the answer into a 413 solve-time-exceeded.
  */
 export function handleHttpEvent(
   event: APIGatewayProxyEventV2,
   context?: Pick<Context, 'getRemainingTimeInMillis'>,
+  budget: SolveBudget = SolveBudget.forInvocation(context),
 ): HttpResponse {
   const start = performance.now();
   const request = toHttpRequest(event);
   let response: HttpResponse;
   try {
-    response = isPreflight(request)
-      ? preflightResponse(request)
-      : route(request)(request, SolveBudget.forInvocation(context));
+    response = isPreflight(request) ? preflightResponse(request) : route(request)(request, budget);
   } catch (error) {
     if (error instanceof ClientError) {
       response = problemResponse(problemDetails(error.problemType, error.detail, request.requestId, error.extra));

@@ -2,6 +2,7 @@ import { PROBLEM_CODE, solveBoard } from '../sudoku/index.js';
 import { routeKey } from '../contract/api-routes.js';
 import { type Hint, hint } from '../sudoku/logic/index.js';
 import { boardFailure } from './board-failure.js';
+import { locateProblems } from './problem-location.js';
 import { readJsonObject } from './json-body.js';
 import { ClientError } from './problems.js';
 import { jsonResponse } from './responses.js';
@@ -25,20 +26,21 @@ export function hintRoute(request: HttpRequest, budget: SolveBudget): HttpRespon
     throw new ClientError('invalidRequest', `The body has no "board" member; send ${SHAPE}.`);
   }
   const withPuzzle = Object.hasOwn(body, 'puzzle');
+  // The givens: the puzzle when one is sent, else the board itself.
+  const searched = withPuzzle ? 'puzzle' : 'board';
   // The hint settles uniqueness with the full search, which has no time bound of its own: the same
   // search, bounded by the request's guess allowance, runs first, so a board that would search for
   // seconds is a 422 SEARCH_LIMIT here as on /solve. The search is deterministic: when this one
   // finishes, the hint's finishes the same way (and costs microseconds on a proper puzzle).
-  const bounded = solveBoard(withPuzzle ? body.puzzle : body.board, {
-    rejectMultiple: true,
-    maxGuesses: budget.guessAllowance(),
-  });
+  const bounded = solveBoard(body[searched], { rejectMultiple: true, maxGuesses: budget.guessAllowance() });
   if (!bounded.ok && bounded.problems.some((p) => p.code === PROBLEM_CODE.SEARCH_LIMIT))
-    throw boardFailure(bounded.problems, bounded.problemsTotal);
+    throw boardFailure(locateProblems(bounded.problems, `/${searched}`, body[searched]), bounded.problemsTotal);
   const outcome = hint(withPuzzle ? { board: body.board, puzzle: body.puzzle } : { board: body.board });
-  // The same board's problems, counted in full by the search's parse when it failed on them.
   if (!outcome.ok)
-    throw boardFailure(outcome.problems, !bounded.ok && !withPuzzle ? bounded.problemsTotal : outcome.problems.length);
+    throw boardFailure(
+      locateProblems(outcome.problems, `/${outcome.about}`, body[outcome.about]),
+      outcome.problemsTotal,
+    );
   const answer: HintResponse = { hint: outcome.hint };
   return jsonResponse(200, answer);
 }

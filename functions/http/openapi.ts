@@ -151,9 +151,10 @@ export const openApiDocument = {
       'Solves 9x9 Sudoku boards. A board is an 81-character string (1-9 givens, "." or "0" empty; whitespace and ' +
       '"|" "-" "+" ignored), a 9x9 array of one-character strings, or a 9x9 array of numbers (0 empty); the solution ' +
       'comes back in the shape sent. Errors are RFC 9457 problem details (application/problem+json) listing every ' +
-      'problem with its code, message and place (1-based row/col, position in a string where there is no cell, or ' +
-      'index in a batch). Answers API Gateway gives itself (marked x-answered-by: gateway) are its own ' +
-      '{"message": ...} JSON; x-unlisted describes paths and methods not listed. Bodies are limited to ' +
+      'problem with its code, message and place: a JSON pointer into the body (or the query parameter) on every ' +
+      'problem, and 1-based row/col, or position in a string where there is no cell, inside a board. Answers API Gateway gives itself (marked x-answered-by: gateway) are its own ' +
+      '{"message": ...} JSON; x-unlisted describes paths and methods not listed. Every answer carries the request id in ' +
+      'an apigw-requestid header. Bodies are limited to ' +
       `${MAX_BODY_BYTES} bytes and ${MAX_BOARDS} boards a request.`,
     license: { name: 'MIT', identifier: 'MIT' },
   },
@@ -345,7 +346,12 @@ export const openApiDocument = {
       },
       Problem: {
         type: 'object',
+        description:
+          'One thing wrong, with its place in the request: "pointer" (RFC 6901) to the value of the body it is about ' +
+          '(the board, a row or cell of a 9x9 array, an item of "boards"), or "parameter", the query parameter. Every ' +
+          'problem has one of them; row/col, cells and position add the place inside a board string.',
         required: ['code', 'message'],
+        anyOf: [{ required: ['pointer'] }, { required: ['parameter'] }],
         additionalProperties: false,
         properties: {
           code: {
@@ -361,7 +367,15 @@ export const openApiDocument = {
             minimum: 1,
             description: '1-based character of a board string where there is no cell (a character past the 81st cell).',
           },
-          line: { type: 'integer', minimum: 1 },
+          pointer: {
+            type: 'string',
+            pattern: '^(/[^/]+)+$',
+            description:
+              'JSON pointer to the value of the request body at fault: "/board", "/boards/3", "/puzzle", or a row ' +
+              '("/board/4") or cell ("/board/4/7", 0-based) of a 9x9 array.',
+            examples: ['/board', '/boards/3', '/board/4/7'],
+          },
+          parameter: { type: 'string', description: 'The query parameter at fault (GET /puzzle).' },
           index: { type: 'integer', minimum: 0, description: 'Position of the board in "boards".' },
         },
       },

@@ -1,5 +1,5 @@
-import type { Problem } from '../sudoku/index.js';
 import { ServiceError } from '../contract/service-error.js';
+import type { ApiProblem } from './problem-location.js';
 
 /**
  * Every problem type the API answers with (RFC 9457 `type`, `title`, `status`). The type URIs are
@@ -48,7 +48,7 @@ export class ClientError extends ServiceError<ProblemTypeName> {
     readonly problemType: ProblemTypeName,
     readonly detail: string,
     readonly extra: {
-      problems?: Problem[];
+      problems?: ApiProblem[];
       problemsTotal?: number;
       limit?: number;
       allow?: string[];

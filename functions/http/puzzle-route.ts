@@ -1,5 +1,6 @@
 import { generatePuzzle, LEVELS, type Level } from '../sudoku/logic/index.js';
 import { boardFailure } from './board-failure.js';
+import { locateInQuery } from './problem-location.js';
 import { ClientError } from './problems.js';
 import { jsonResponse } from './responses.js';
 import type { HttpRequest, HttpResponse } from './types.js';
@@ -78,7 +79,8 @@ export function puzzleRoute(request: HttpRequest): HttpResponse {
     maxAttempts: PUZZLE_MAX_ATTEMPTS,
   });
   if (!outcome.ok) {
-    const failure = boardFailure(outcome.problems);
+    // The seed is what the client changes: the problem says to try another.
+    const failure = boardFailure(locateInQuery(outcome.problems, 'seed'));
     throw new ClientError('generationLimit', failure.detail, failure.extra);
   }
   const answer: PuzzleResponse = {

@@ -32,6 +32,11 @@ export class SolveBudget {
     return new SolveBudget(Math.max(0, Math.min(MAX_SOLVE_MS, remaining)));
   }
 
+  /** A budget `ms` shorter from now, on the same clock (a /grade batch keeps time back for one slow grade). */
+  shortenedBy(ms: number): SolveBudget {
+    return new SolveBudget(Math.max(0, this.limitMs - ms), this.now);
+  }
+
   /**
    * The guesses the next board may make before it gives up with SEARCH_LIMIT (a 422). One board's
    * search cannot be interrupted, so this is what keeps a single pathological board inside the

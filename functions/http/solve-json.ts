@@ -1,6 +1,8 @@
 import { recordSolves } from '../observability/powertools.js';
 import type { BoardOutput, SolveStats } from '../sudoku/index.js';
-import { type FailedBoardItem, listedProblems, solveRequestBoard } from './board-result.js';
+import { boardFailure } from './board-failure.js';
+import { type FailedBoardItem, failedBoardItem, solveRequestBoard } from './board-result.js';
+import { locateProblems } from './problem-location.js';
 import { ClientError } from './problems.js';
 import { MAX_BOARDS } from './constants.js';
 import type { SolveBudget } from './solve-budget.js';
@@ -45,13 +47,7 @@ function solveOne(board: unknown, budget: SolveBudget): HttpResponse {
   const result = solveRequestBoard(board, budget.guessAllowance());
   if (!result.ok) {
     recordSolves(0, 1, result.micros);
-    const listed = listedProblems(result);
-    const more = listed.problemsTotal - listed.problems.length;
-    throw new ClientError(
-      result.status === 422 ? 'unsolvableBoard' : 'invalidBoard',
-      listed.problems.map((p) => p.message).join(' ') + (more > 0 ? ` (and ${more} more problems)` : ''),
-      listed,
-    );
+    throw boardFailure(locateProblems(result.problems, '/board', board), result.problemsTotal);
   }
   recordSolves(1, 0, result.stats.micros);
   const answer: SolveResponse = { solution: result.solution, unique: result.unique, stats: result.stats };
@@ -82,13 +78,7 @@ function solveMany(boards: unknown, budget: SolveBudget): HttpResponse {
         results.push({ index, solution: result.solution, unique: result.unique, stats: result.stats });
       } else {
         micros += result.micros;
-        const listed = listedProblems(result);
-        results.push({
-          index,
-          status: result.status,
-          problems: listed.problems.map((p) => ({ ...p, index })),
-          problemsTotal: listed.problemsTotal,
-        });
+        results.push(failedBoardItem(index, boards[index], result));
       }
     }
   } finally {

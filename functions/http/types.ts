@@ -1,4 +1,4 @@
-import type { Problem } from '../sudoku/index.js';
+import type { ApiProblem } from './problem-location.js';
 
 /** The parts of an API Gateway HTTP API (payload 2.0) event the adapter reads, normalised. */
 export interface HttpRequest {
@@ -30,8 +30,8 @@ export interface ProblemDetails {
   title: string;
   status: number;
   detail: string;
-  /** Every problem found, each with its code, message and place. */
-  problems?: Problem[];
+  /** Every problem found, each with its code, message and place (`pointer` into the body, or `parameter`). */
+  problems?: ApiProblem[];
   /** How many problems there were in all (`problems` lists the first few). */
   problemsTotal?: number;
   /** The bound that was exceeded (413). */

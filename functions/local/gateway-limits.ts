@@ -1,8 +1,9 @@
 /**
  * What stands between a client and the API function in AWS, modelled for the local twin: the
- * stage's token bucket per route (over it, API Gateway answers 429 itself) and the function's
- * reserved concurrency (an invocation over it is throttled by Lambda, which API Gateway turns
- * into a 500). A load test against `npm start` then sees the answers AWS would give.
+ * request size API Gateway reads (over it, it answers itself), the stage's token bucket per route
+ * (over it, 429) and the function's reserved concurrency (an invocation over it is throttled by
+ * Lambda, which API Gateway turns into a 500). A load test against `npm start` then sees the
+ * answers AWS would give.
  */
 
 /** One route's token bucket, as the stage's RouteSettings give it. */
@@ -126,4 +127,20 @@ export class ExecutionPool {
       this.finished.push(admittedAt + (ranMs ?? this.now() - started));
     };
   }
+}
+
+/**
+ * What API Gateway counts against its 10,240-byte header quota: the request line
+ * (`METHOD target HTTP/1.1`) and every header value, in bytes; names and line ends do not count.
+ * Node gives the values latin1-decoded, one character a byte, as they came.
+ */
+export function requestLineAndHeaderBytes(request: {
+  method: string;
+  url: string;
+  httpVersion: string;
+  rawHeaders: readonly string[];
+}): number {
+  let bytes = Buffer.byteLength(`${request.method} ${request.url} HTTP/${request.httpVersion}`, 'latin1');
+  for (let i = 1; i < request.rawHeaders.length; i += 2) bytes += Buffer.byteLength(request.rawHeaders[i]!, 'latin1');
+  return bytes;
 }

@@ -11,6 +11,8 @@ export interface HttpApiRequest {
   sourceIp?: string;
   /** Defaults to now. */
   time?: Date;
+  /** The gateway's id for the request (it is also in the answer's `apigw-requestid`); a new one by default. */
+  requestId?: string;
 }
 
 /**
@@ -29,7 +31,7 @@ function gatewayTime(d: Date): string {
 }
 
 /** Gateway request ids look like `JKJaXmPLvHcEJnw=`: 10 random bytes in base64. */
-function gatewayRequestId(): string {
+export function gatewayRequestId(): string {
   return randomBytes(10).toString('base64');
 }
 
@@ -85,7 +87,7 @@ export function buildHttpApiEvent(request: HttpApiRequest): APIGatewayProxyEvent
         sourceIp: request.sourceIp ?? '127.0.0.1',
         userAgent: headers['user-agent'] ?? '',
       },
-      requestId: gatewayRequestId(),
+      requestId: request.requestId ?? gatewayRequestId(),
       routeKey: '$default',
       stage: '$default',
       time: gatewayTime(time),

@@ -1,11 +1,22 @@
 import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Context } from 'aws-lambda';
-import { buildHttpApiEvent } from './http-api-event.js';
+import { buildHttpApiEvent, gatewayRequestId } from './http-api-event.js';
 import { FUNCTION_TIMEOUT_DEFAULTS } from '../contract/service-layout.js';
 import { createLambdaContext } from './lambda-context.js';
-import { ExecutionPool, type GatewayLimits, type Invoker, StageThrottle } from './gateway-limits.js';
-import { GATEWAY_ANSWERS, GATEWAY_MAX_BODY_BYTES, type GatewayAnswerName } from '../http/gateway-answers.js';
+import {
+  ExecutionPool,
+  type GatewayLimits,
+  type Invoker,
+  requestLineAndHeaderBytes,
+  StageThrottle,
+} from './gateway-limits.js';
+import {
+  GATEWAY_ANSWERS,
+  GATEWAY_MAX_BODY_BYTES,
+  GATEWAY_MAX_REQUEST_LINE_AND_HEADER_BYTES,
+  type GatewayAnswerName,
+} from '../http/gateway-answers.js';
 
 export type LambdaHandler = (event: unknown, context: Context) => Promise<unknown>;
 
@@ -54,9 +65,17 @@ export interface RunningHttpServer {
 export const LAMBDA_MAX_RESULT_BYTES = 6_291_556;
 
 /**
+ * Node reads this much of a request's head before it gives up (its own default is 16 KiB). It is
+ * far above API Gateway's quota, which the server applies itself as AWS counts it (request line and
+ * header values, not names): a request AWS would take always gets that far.
+ */
+const NODE_MAX_HEADER_BYTES = 64 * 1024;
+
+/**
  * A local stand-in for API Gateway HTTP API: each request becomes a payload 2.0 event for the
  * handler, and the handler's result becomes the response, with the gateway's own answers for
- * what never reaches Lambda (oversized body, handler crash).
+ * what never reaches Lambda (oversized headers or body, throttle, handler crash). Every answer,
+ * the gateway's and the function's, carries the request's `apigw-requestid`, as AWS's do.
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const host = options.host ?? '127.0.0.1';
@@ -68,7 +87,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     lastAt: 0,
     invoker: typeof options.handler === 'function' ? inProcess(options.handler) : options.handler,
   };
-  const server = createServer((req, res) => {
+  const server = createServer({ maxHeaderSize: NODE_MAX_HEADER_BYTES }, (req, res) => {
     serve(req, res, options, gate).catch((error: unknown) => {
       options.onHandlerError?.(error);
       if (!res.headersSent) sendGatewayError(res, 'functionFailed');
@@ -133,9 +152,20 @@ function inProcess(handler: LambdaHandler): Invoker {
 }
 
 async function serve(req: IncomingMessage, res: ServerResponse, options: HttpServerOptions, gate: Gate): Promise<void> {
-  // The stage throttle decides on arrival, by the route's bucket; the body is still read (and
-  // dropped), so the client reads the 429 instead of a reset connection.
+  // One id from arrival: the event's requestContext.requestId and every answer's header.
+  const requestId = gatewayRequestId();
+  res.setHeader('apigw-requestid', requestId);
   const method = req.method ?? 'GET';
+  // Headers over the quota are refused before the throttle counts the request; as for every
+  // answer before the function's, the body is still read (and dropped), so the client reads the
+  // answer instead of a reset connection.
+  const head = { method, url: req.url ?? '/', httpVersion: req.httpVersion, rawHeaders: req.rawHeaders };
+  if (requestLineAndHeaderBytes(head) > GATEWAY_MAX_REQUEST_LINE_AND_HEADER_BYTES) {
+    await readBody(req);
+    sendGatewayError(res, 'headersTooLarge');
+    return;
+  }
+  // The stage throttle decides on arrival, by the route's bucket.
   gate.lastAt = performance.now();
   gate.firstAt ??= gate.lastAt;
   const admitted = gate.throttle?.admit(method, (req.url ?? '/').split('?')[0]!) ?? true;
@@ -156,6 +186,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, options: HttpSer
     headers: req.headers,
     body,
     sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+    requestId,
   });
   // The gateway invokes the function now. A full pool is Lambda's throttle, which API Gateway
   // answers with a 500 (the function never runs).
@@ -166,8 +197,6 @@ async function serve(req: IncomingMessage, res: ServerResponse, options: HttpSer
     return;
   }
   const { result } = invocation;
-  // API Gateway tells the client its request id, the one the handler puts in problem details.
-  res.setHeader('apigw-requestid', event.requestContext.requestId);
   const resultBytes = Buffer.byteLength(JSON.stringify(result ?? null), 'utf8');
   if (resultBytes > LAMBDA_MAX_RESULT_BYTES) {
     options.onHandlerError?.(
@@ -209,9 +238,9 @@ function sendGatewayError(res: ServerResponse, name: GatewayAnswerName): void {
 
 /**
  * The gateway's answer to bytes Node's parser refuses (two Content-Lengths, Content-Length with
- * Transfer-Encoding, a NUL in a header, a bare LF, headers too large), in place of Node's bare 400:
- * the same `{"message"}` JSON as its other answers, and the connection closed (it cannot be trusted
- * to frame another request).
+ * Transfer-Encoding, a NUL in a header, a bare LF, a head over NODE_MAX_HEADER_BYTES), in place of
+ * Node's bare 400: the same `{"message"}` JSON and `apigw-requestid` as its other answers, and the
+ * connection closed (it cannot be trusted to frame another request).
  */
 function answerMalformed(error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === 'ECONNRESET' || error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || !socket.writable) {
@@ -223,6 +252,7 @@ function answerMalformed(error: NodeJS.ErrnoException, socket: Socket): void {
   const body = JSON.stringify({ message });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\n` +
+      `apigw-requestid: ${gatewayRequestId()}\r\n` +
       `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { handler } from '../../functions/handler/index.js';
-import { MAX_SOLVE_MS, SolveBudget, type HttpResponse } from '../../functions/http/index.js';
+import { handleHttpEvent, MAX_SOLVE_MS, SolveBudget, type HttpResponse } from '../../functions/http/index.js';
 import { ClientError } from '../../functions/http/problems.js';
 import { buildHttpApiEvent } from '../../functions/local/http-api-event.js';
 import { createLambdaContext } from '../../functions/local/lambda-context.js';
@@ -113,5 +113,23 @@ describe('the solving time budget of one request', () => {
       body: `\n${EASY}\n`,
     });
     expect(((await handler(one, nearlyOut)) as HttpResponse).body).toBe(`\n${EASY_SOLUTION}\n`);
+  });
+  it('runs on the budget it is handed, its clock included, for /solve and a /grade batch alike', () => {
+    // Each board read moves this clock on by a second: the second board finds the budget spent.
+    let now = 0;
+    const clock = () => now++ * 1000;
+    for (const url of ['/solve', '/grade']) {
+      const event = buildHttpApiEvent({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ boards: [EASY, EASY, EASY] }),
+      });
+      const stopped = handleHttpEvent(event, undefined, new SolveBudget(MAX_SOLVE_MS, () => 0));
+      expect(stopped.statusCode, url).toBe(200);
+      const spent = handleHttpEvent(event, undefined, new SolveBudget(MAX_SOLVE_MS, clock));
+      expect(spent.statusCode, url).toBe(413);
+      expect(JSON.parse(spent.body).type, url).toMatch(/solve-time-exceeded$/);
+    }
   });
 });

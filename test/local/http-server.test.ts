@@ -1,6 +1,8 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
+import { GATEWAY_ANSWERS, GATEWAY_MAX_REQUEST_LINE_AND_HEADER_BYTES } from '../../functions/http/gateway-answers.js';
 import { startHttpServer, type LambdaHandler, type RunningHttpServer } from '../../functions/local/http-server.js';
+import { exchange, rawRequest } from '../helpers/raw-http.js';
 
 let server: RunningHttpServer | undefined;
 afterEach(async () => {
@@ -86,6 +88,78 @@ describe('startHttpServer (the local stand-in for API Gateway)', () => {
     });
     expect(response.status).toBe(413);
     expect(called).toBe(false);
+  });
+
+  it("refuses a request line and header values over API Gateway's 10,240 bytes with its 431, names not counted", async () => {
+    const seen: string[] = [];
+    const url = await serve(async (event) => {
+      seen.push((event as APIGatewayProxyEventV2).rawPath);
+      return { statusCode: 204 };
+    });
+    // rawRequest sends `host: 127.0.0.1` and `connection: close`: their values count, as the line does.
+    const fixed = Buffer.byteLength('GET /health HTTP/1.1') + '127.0.0.1'.length + 'close'.length;
+    const padded = (path: string, valueBytes: number, names = 1) => {
+      const headers: Record<string, string> = {};
+      const each = Math.floor(valueBytes / names);
+      for (let i = 0; i < names; i++) {
+        const name = `x-${'n'.repeat(1000)}-${i}`;
+        headers[name] = 'v'.repeat(i === names - 1 ? valueBytes - each * (names - 1) : each);
+      }
+      return rawRequest({ method: 'GET', target: path, headers });
+    };
+    const limit = GATEWAY_MAX_REQUEST_LINE_AND_HEADER_BYTES - fixed;
+    const atLimit = await exchange(url, padded('/health', limit));
+    expect(atLimit.status).toBe(204);
+    // Over 16 KiB of head, Node's own default, with the values still within the quota.
+    const longNames = await exchange(url, padded('/health', limit, 16));
+    expect(longNames.status).toBe(204);
+    const over = await exchange(url, padded('/health', limit + 1));
+    expect(over.status).toBe(431);
+    expect(over.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(over.body)).toEqual({ message: GATEWAY_ANSWERS.headersTooLarge.message });
+    expect(over.headers['apigw-requestid']).toMatch(/^[A-Za-z0-9+/]{14}==$/);
+    expect(seen).toEqual(['/health', '/health']);
+  });
+
+  it("puts the apigw-requestid of the event on every answer, the gateway's own included", async () => {
+    const ids: string[] = [];
+    server = await startHttpServer({
+      port: 0,
+      onHandlerError: () => undefined,
+      limits: { routeThrottles: { 'GET /throttled': { rate: 0.001, burst: 0 } }, reservedConcurrency: 0 },
+      handler: async (event) => {
+        const { rawPath, requestContext } = event as APIGatewayProxyEventV2;
+        ids.push(requestContext.requestId);
+        if (rawPath === '/boom') throw new Error('boom');
+        return { statusCode: 404, body: '{}' };
+      },
+    });
+    const handled = await fetch(`${server.url}/nowhere`);
+    expect(handled.status).toBe(404);
+    expect(handled.headers.get('apigw-requestid')).toBe(ids.at(-1));
+    const failed = await fetch(`${server.url}/boom`);
+    expect(failed.status).toBe(500);
+    expect(failed.headers.get('apigw-requestid')).toBe(ids.at(-1));
+    const gatewayOnly = [
+      await fetch(`${server.url}/throttled`),
+      await fetch(`${server.url}/solve`, { method: 'POST', body: 'x'.repeat(10 * 1024 * 1024 + 1) }),
+      await fetch(`${server.url}/health`, {
+        headers: { 'x-big': 'x'.repeat(GATEWAY_MAX_REQUEST_LINE_AND_HEADER_BYTES) },
+      }),
+    ];
+    expect(gatewayOnly.map((r) => r.status)).toEqual([429, 413, 431]);
+    const malformed = await exchange(
+      server.url,
+      'GET /health HTTP/1.1\r\nhost: x\r\ncontent-length: 1\r\ncontent-length: 2\r\n\r\n',
+    );
+    expect(malformed.status).toBe(400);
+    const gatewayIds = [
+      ...gatewayOnly.map((r) => r.headers.get('apigw-requestid')),
+      malformed.headers['apigw-requestid'],
+    ];
+    for (const id of gatewayIds) expect(id).toMatch(/^[A-Za-z0-9+/]{14}==$/);
+    expect(new Set([...gatewayIds, ...ids]).size).toBe(gatewayIds.length + ids.length);
+    expect(ids).toHaveLength(2);
   });
 
   it('stops listening on close', async () => {

@@ -2,7 +2,6 @@
 // local server, every answer checked against the OpenAPI document the server itself serves: the
 // status is one the document lists for that route and method (or under x-unlisted), the body valid
 // against the schema of its media type, and every 4xx problem+json or API Gateway's own JSON.
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/handler/index.js';
 import { GATEWAY_ANSWERS } from '../../functions/http/gateway-answers.js';
@@ -10,48 +9,7 @@ import { MAX_BODY_BYTES } from '../../functions/http/index.js';
 import { startHttpServer, type LambdaHandler, type RunningHttpServer } from '../../functions/local/http-server.js';
 import { EASY, MULTIPLE, NO_SOLUTION, DUPLICATE, toChars, toDrawing, toNumbers } from '../helpers/boards.js';
 import { openApiMismatches } from '../http/openapi-conformance.js';
-
-interface Raw {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** Sends `bytes` as they are (no client fixes them up) and reads the answer to the connection's end. */
-function exchange(url: string, bytes: Buffer | string): Promise<Raw> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname);
-    const parts: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => parts.push(chunk));
-    socket.on('error', reject);
-    socket.on('end', () => {
-      const all = Buffer.concat(parts);
-      const split = all.indexOf('\r\n\r\n');
-      const head = all.subarray(0, split).toString('latin1').split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const line of head.slice(1)) {
-        const colon = line.indexOf(':');
-        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-      }
-      let body = all.subarray(split + 4);
-      if (headers['transfer-encoding'] === 'chunked') {
-        const chunks: Buffer[] = [];
-        for (let at = 0; ; ) {
-          const eol = body.indexOf('\r\n', at);
-          const size = Number.parseInt(body.subarray(at, eol).toString('latin1'), 16);
-          if (!size) break;
-          chunks.push(body.subarray(eol + 2, eol + 2 + size));
-          at = eol + 2 + size + 2;
-        }
-        body = Buffer.concat(chunks);
-      }
-      resolve({ status: Number(head[0]!.split(' ')[1]), headers, body: body.toString('utf8') });
-    });
-    // Not end(): a half-closed connection loses its pending answer (node:http closes it); the server closes after answering.
-    socket.write(bytes);
-  });
-}
+import { exchange, type Raw, rawRequest as request } from '../helpers/raw-http.js';
 
 interface Sent {
   name: string;
@@ -59,15 +17,6 @@ interface Sent {
   target: string;
   headers?: Record<string, string>;
   body?: Buffer | string;
-}
-
-/** A well-framed request (one Content-Length) with the bytes of `body` exactly as given. */
-function request({ method, target, headers = {}, body }: Sent): Buffer {
-  const bytes = body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');
-  const lines = [`${method} ${target} HTTP/1.1`, 'host: 127.0.0.1', 'connection: close'];
-  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
-  if (body !== undefined) lines.push(`content-length: ${bytes.length}`);
-  return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), bytes]);
 }
 
 const json = (value: unknown) => JSON.stringify(value);
@@ -221,9 +170,7 @@ let openApi: unknown;
 
 beforeAll(async () => {
   server = await startHttpServer({ port: 0, handler, onHandlerError: () => undefined });
-  openApi = JSON.parse(
-    (await exchange(server.url, request({ name: '', method: 'GET', target: '/openapi.json' }))).body,
-  );
+  openApi = JSON.parse((await exchange(server.url, request({ method: 'GET', target: '/openapi.json' }))).body);
 });
 afterAll(() => server.close());
 

@@ -37,7 +37,21 @@ export interface Hint {
   message: string;
 }
 
-export type HintOutcome = { ok: true; hint: Hint } | { ok: false; problems: Problem[] };
+/**
+ * A failure says which of the request's boards its problems are about (`puzzle`: its givens do not
+ * make a proper puzzle; `board`: the person's board), so an adapter can place them, and counts them
+ * all as a parse does.
+ */
+export type HintOutcome =
+  | { ok: true; hint: Hint }
+  | { ok: false; problems: Problem[]; problemsTotal: number; about: 'board' | 'puzzle' };
+
+const failure = (about: 'board' | 'puzzle', result: { problems: Problem[]; problemsTotal?: number }): HintOutcome => ({
+  ok: false,
+  problems: result.problems,
+  problemsTotal: Math.max(result.problemsTotal ?? 0, result.problems.length),
+  about,
+});
 
 /** A board a person is filling, optionally with the puzzle it started from. */
 export interface HintRequest {
@@ -127,26 +141,26 @@ function explainedSteps(board: ArrayLike<number>, solution: ArrayLike<number>): 
 export function hint(input: unknown): HintOutcome {
   const request: HintRequest = isRequest(input) ? input : { board: input };
   const board = parseBoard(request.board);
-  if (!board.ok) return board;
+  if (!board.ok) return failure('board', board);
   const cells = board.board.cells;
   if (request.puzzle === undefined) {
     const solved = solveParsed(board.board, { rejectMultiple: true });
-    if (!solved.ok) return { ok: false, problems: solved.problems };
+    if (!solved.ok) return failure('board', solved);
     return { ok: true, hint: nextSteps(cells, solved.cells) };
   }
   const puzzle = parseBoard(request.puzzle);
-  if (!puzzle.ok) return puzzle;
+  if (!puzzle.ok) return failure('puzzle', puzzle);
   const givens = puzzle.board.cells;
   const changed: Problem[] = [];
   for (let c = 0; c < 81; c++) {
     if (givens[c] && givens[c] !== cells[c])
       changed.push(givenChanged(ROW[c]! + 1, COL[c]! + 1, givens[c]!, cells[c]!));
   }
-  if (changed.length) return { ok: false, problems: changed };
+  if (changed.length) return failure('board', { problems: changed });
   const solved = solveParsed(puzzle.board, { rejectMultiple: true });
-  if (!solved.ok) return { ok: false, problems: solved.problems };
+  if (!solved.ok) return failure('puzzle', solved);
   const wrong = wrongEntries(cells, solved.cells);
-  if (wrong.length) return { ok: false, problems: wrong };
+  if (wrong.length) return failure('board', { problems: wrong });
   return { ok: true, hint: nextSteps(cells, solved.cells) };
 }
 
