@@ -18,6 +18,7 @@ import {
   type RangeItem,
   type RangeStepResult,
 } from '../contract/large-files.js';
+import { ServiceError } from '../contract/service-error.js';
 import { forEachBounded } from '../pipeline/concurrency.js';
 
 /** One invocation's end, as Step Functions sees a Lambda task: its payload, or its error's name and cause. */
@@ -47,12 +48,14 @@ export interface LargeFileRunSummary {
   finish?: FinishResult;
 }
 
-class StepFailed extends Error {
+/** A step that failed for good, as Step Functions names it: its error and cause. */
+class StepFailed extends ServiceError<'STEP_FAILED'> {
+  override readonly name = 'StepFailed';
   constructor(
     readonly error: string,
     readonly detail: string,
   ) {
-    super(`${error}: ${detail}`);
+    super('STEP_FAILED', `${error}: ${detail}`);
   }
 }
 

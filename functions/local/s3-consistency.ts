@@ -18,6 +18,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { keyLocks } from './key-locks.js';
 import type { LongKeyStore } from './long-key-store.js';
+import { MIN_PART_BYTES } from '../pipeline/staged-output.js';
 
 interface KoaContext {
   method: string;
@@ -40,9 +41,6 @@ const header = (ctx: KoaContext, name: string): string | undefined => {
 /** `"a", "b"` / `*` as S3 reads an If-Match or If-None-Match list. */
 const matches = (condition: string, eTag: string | undefined): boolean =>
   eTag !== undefined && condition.split(',').some((item) => item.trim() === '*' || bare(item) === bare(eTag));
-
-/** S3's smallest part but the last. */
-export const MIN_PART_BYTES = 5 * 1024 * 1024;
 
 function xml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

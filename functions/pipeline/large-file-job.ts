@@ -18,6 +18,7 @@ import {
   splitLines,
 } from '../formats/index.js';
 import { type LargeFileJob, largeFileJobId, type RangeItem, stagingPrefixFor } from '../contract/large-files.js';
+import { ServiceError } from '../contract/service-error.js';
 import { logger } from '../observability/powertools.js';
 import { abortUpload, bareETag, type Head, isNotFound } from './object-versions.js';
 import { planRanges, rangeBytesFor, type RangePlanSettings } from './range-plan.js';
@@ -46,12 +47,13 @@ export type HandOverResult =
   | { status: 'failed'; error: TimeLimitError };
 
 /** A .gz that failed to inflate, and how many lines came out of it first (the report says how far reading got). */
-class InflateError extends Error {
+class InflateError extends ServiceError<'BAD_GZIP'> {
+  override readonly name = 'InflateError';
   constructor(
     readonly fault: FormatError,
     readonly lines: number,
   ) {
-    super(fault.message);
+    super('BAD_GZIP', fault.message, { cause: fault });
   }
 }
 

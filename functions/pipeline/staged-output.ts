@@ -19,6 +19,7 @@ import { pipeline } from 'node:stream/promises';
 import { mapBounded } from './concurrency.js';
 import { abortUpload, writeCondition } from './object-versions.js';
 
+/** S3's smallest part but the last (the twin's S3 enforces it too: functions/local/s3-consistency.ts). */
 export const MIN_PART_BYTES = 5 * 1024 * 1024;
 export const MAX_PART_BYTES = 5 * 1024 * 1024 * 1024;
 /** Parts sent at once: copies are S3's work, so a few in flight keep the assembly short. */

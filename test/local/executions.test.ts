@@ -41,7 +41,7 @@ describe('a file longer than one invocation', () => {
   });
 
   it('stops with time left: a failed report says why and how far it got, no output, no upload left behind', async () => {
-    const invocation = await invokeFunction(await s3.eventFor(key), { timeoutMs: 5000 });
+    const invocation = await invokeFunction(await s3.eventFor(key), { timeoutMs: 10_000 });
     expect(invocation.ok).toBe(true);
     const report = await s3.report(key);
     expect(report).toMatchObject({ outcome: 'failed', output: { written: false }, error: { code: 'TIME_LIMIT' } });
@@ -54,7 +54,7 @@ describe('a file longer than one invocation', () => {
   });
 
   it('is not started again for the same version: the report says it cannot fit', async () => {
-    const invocation = await invokeFunction(await s3.eventFor(key), { timeoutMs: 5000 });
+    const invocation = await invokeFunction(await s3.eventFor(key), { timeoutMs: 10_000 });
     expect(invocation).toMatchObject({ ok: true, result: [{ status: 'skipped', reason: 'already-failed' }] });
   });
 });
