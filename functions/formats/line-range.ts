@@ -47,9 +47,11 @@ export interface OpenedLineRange {
   stoppedAt(): number | undefined;
 }
 
+/** Occurrences of `byte` in bytes[from, to): searched within the slice only, never past `to`. */
 function countByte(bytes: Uint8Array, byte: number, from: number, to: number): number {
+  const slice = bytes.subarray(from, to);
   let n = 0;
-  for (let i = bytes.indexOf(byte, from); i >= 0 && i < to; i = bytes.indexOf(byte, i + 1)) n++;
+  for (let i = slice.indexOf(byte); i >= 0; i = slice.indexOf(byte, i + 1)) n++;
   return n;
 }
 
