@@ -79,7 +79,9 @@ export async function solveRange(
   const { bucket } = job;
   const started = performance.now();
   // Counted by the finish step: the report says how many invocations the file took, retries included.
-  await client.send(new PutObjectCommand({ Bucket: bucket, Key: stagingKeys.attempt(job, range.index), Body: new Uint8Array(0) }));
+  await client.send(
+    new PutObjectCommand({ Bucket: bucket, Key: stagingKeys.attempt(job, range.index), Body: new Uint8Array(0) }),
+  );
   const csv = job.kind.format === 'csv';
   const first = range.start === 0;
   const known = first || range.newlinesBefore !== undefined;
