@@ -3,7 +3,7 @@
 import { LEVELS, TECHNIQUES } from '../sudoku/logic/index.js';
 import { MAX_BOARDS, MAX_BODY_BYTES } from './constants.js';
 import { GRADE_RESERVE_MS } from './grade-route.js';
-import { PUZZLE_MAX_ATTEMPTS } from './puzzle-route.js';
+import { PUZZLE_MAX_ATTEMPTS, PUZZLE_MAX_SYMMETRIC_ATTEMPTS } from './puzzle-route.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const problemResponse = (description: string) => ({
@@ -109,7 +109,7 @@ export const toolkitPaths = {
         ),
         '405': problemResponse('Method other than GET.'),
         '422': problemResponse(
-          `No puzzle of the level in ${PUZZLE_MAX_ATTEMPTS} attempts from this seed (GENERATION_LIMIT): try another seed.`,
+          `No puzzle of the level in ${PUZZLE_MAX_ATTEMPTS} attempts (${PUZZLE_MAX_SYMMETRIC_ATTEMPTS} if symmetric) from this seed (GENERATION_LIMIT): try another seed.`,
         ),
       },
     },

@@ -1,9 +1,10 @@
 // gradePuzzle: the level is the hardest technique's level, the score the hardest step's, and a
 // board that is not a proper puzzle gets the same problems as solving it.
 import { describe, expect, it } from 'vitest';
+import { solveBoard } from '../../functions/sudoku/index.js';
 import { gradePuzzle, LEVELS, TECHNIQUES } from '../../functions/sudoku/logic/index.js';
 import { DUPLICATE, EASY, EASY_SOLUTION, MULTIPLE, NO_SOLUTION_DEEP, toChars, toNumbers } from '../helpers/boards.js';
-import { readPuzzleSet } from '../helpers/puzzle-sets.js';
+import { readPuzzleSet, readTdokuVectors } from '../helpers/puzzle-sets.js';
 
 const levelOf = Object.fromEntries(TECHNIQUES.map((t) => [t.name, t.level]));
 
@@ -52,6 +53,32 @@ describe('gradePuzzle', () => {
       const r = gradePuzzle(set[i]!);
       if (!r.ok) throw new Error(set[i]);
       expect(['expert', 'extreme'], `line ${i}`).toContain(r.grade.level);
+    }
+  });
+
+  // The grade skips the search when the techniques finish the grid (they keep every solution, so
+  // a full grid is the only one): its answer must still be the search's, puzzle for puzzle.
+  it('answers as the search does (solution, unique, or the same problems), on samples of every shared set', () => {
+    const boards = [
+      ...readPuzzleSet('puzzles2_17_clue').slice(0, 300),
+      ...readPuzzleSet('puzzles3_magictour_top1465').slice(0, 100),
+      ...readPuzzleSet('puzzles5_forum_hardest_1905_11+').slice(0, 30),
+      // serg's benchmark is mostly boards with several solutions; tdoku's vectors have all three kinds
+      ...readPuzzleSet('puzzles7_serg_benchmark').slice(0, 300),
+      ...readTdokuVectors().map((v) => v.puzzle),
+    ];
+    for (const board of boards) {
+      for (const shape of [board, toNumbers(board)]) {
+        const graded = gradePuzzle(shape);
+        const solved = solveBoard(board, { rejectMultiple: true });
+        expect(graded.ok, board).toBe(solved.ok);
+        if (graded.ok && solved.ok) {
+          expect([...graded.solution].join('')).toBe([...solved.cells].join(''));
+          expect(graded.unique).toBe(true);
+        } else if (!graded.ok && !solved.ok) {
+          expect(graded.problems, board).toEqual(solved.problems);
+        }
+      }
     }
   });
 });

@@ -117,7 +117,6 @@ function searchFrom(s: number, maxLinks: number): number {
     const k = node >> 1;
     const links = depth[node]!;
     if (node & 1) {
-      if (k !== s && eliminates(s, k, mark)) return node;
       if (links >= maxLinks) continue;
       for (let i = 0; i < weakCount[k]!; i++) {
         const to = weak[k * 28 + i]! * 2;
@@ -135,6 +134,9 @@ function searchFrom(s: number, maxLinks: number): number {
         seen[to] = mark;
         parent[to] = node;
         depth[to] = links + 1;
+        // Tested as it is queued rather than as it leaves the queue: the queue is first in,
+        // first out, so the first end found is the same, without expanding the rest of the level.
+        if (to >> 1 !== s && eliminates(s, to >> 1, mark)) return to;
         queue[tail++] = to;
       }
     }

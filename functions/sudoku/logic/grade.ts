@@ -1,12 +1,14 @@
 // The grade of a puzzle: its level (the hardest technique's level), its score (the hardest
 // step's difficulty, Sudoku Explainer-like; docs/grading.md) and the techniques it took. The
-// fast search settles first whether there is exactly one solution, with the same problems as
-// solving reports, so the logical solve only ever runs on a proper puzzle.
+// logical solve runs first: every technique keeps every solution, so a grid it finishes is the
+// one solution and no search is needed. The fast search runs only when the techniques stall
+// (a guess needs the solution) or the grid breaks, and then settles uniqueness with the same
+// problems as solving reports.
 import { parseBoard } from '../parse.js';
 import { solveBoard, solveParsed } from '../solve.js';
-import type { Cells, Problem } from '../types.js';
+import type { Cells, Problem, SolveOutcome } from '../types.js';
 import { Grid } from './grid.js';
-import { runLogic } from './run.js';
+import { type RunResult, runLogic, type SolutionSource } from './run.js';
 import type { Level, TechniqueName } from './step.js';
 import { TECHNIQUES } from './techniques.js';
 
@@ -30,7 +32,10 @@ const grid = new Grid();
  */
 export function gradeCells(givens: ArrayLike<number>, solution: ArrayLike<number>, maxLevel?: Level): Grade {
   if (!grid.load(givens)) throw new Error('gradeCells: the givens contradict each other');
-  const run = runLogic(grid, solution, maxLevel);
+  return gradeOf(runLogic(grid, solution, maxLevel));
+}
+
+function gradeOf(run: RunResult): Grade {
   const techniques: Partial<Record<TechniqueName, number>> = {};
   for (let i = 0; i < TECHNIQUES.length; i++) if (run.counts[i]) techniques[TECHNIQUES[i]!.name] = run.counts[i]!;
   return {
@@ -54,19 +59,42 @@ function plainGivens(text: string): Cells | null {
   return cells;
 }
 
+/** The search's answer for the board being graded, found at most once and only when needed. */
+let searched: SolveOutcome | null = null;
+let search: () => SolveOutcome = () => {
+  throw new Error('no board');
+};
+const lazySolution: SolutionSource = () => {
+  searched ??= search();
+  return searched.ok ? searched.cells : null;
+};
+
+/**
+ * Grade `givens` (the parsed board), running `solve` only if the logic needs the solution.
+ * The answer is the one solving first would give: a broken or stalled grid is handed to the
+ * search, whose problems (no solution, several) are the answer.
+ */
+function gradeGivens(givens: Cells, solve: () => SolveOutcome): GradeOutcome {
+  searched = null;
+  search = solve;
+  let grade: Grade | null = null;
+  if (grid.load(givens)) {
+    const run = runLogic(grid, lazySolution);
+    if (!run.aborted) grade = gradeOf(run);
+  }
+  if (grade && !searched) return { ok: true, grade, givens, solution: Uint8Array.from(grid.cells), unique: true };
+  const solved = searched ?? solve();
+  if (!solved.ok) return { ok: false, problems: solved.problems };
+  // The logic gave up on a proper puzzle only if a technique were unsound: grade the old way.
+  return { ok: true, grade: grade ?? gradeCells(givens, solved.cells), givens, solution: solved.cells, unique: true };
+}
+
 /** Parse, check and grade a board in any accepted shape. Never throws. */
 export function gradePuzzle(input: unknown): GradeOutcome {
   // The commonest input, a bare line, takes the search's own fast path for text (no parser).
   const plain = typeof input === 'string' ? plainGivens(input) : null;
-  if (plain) {
-    const solved = solveBoard(input, { rejectMultiple: true });
-    if (!solved.ok) return { ok: false, problems: solved.problems };
-    return { ok: true, grade: gradeCells(plain, solved.cells), givens: plain, solution: solved.cells, unique: true };
-  }
+  if (plain) return gradeGivens(plain, () => solveBoard(input, { rejectMultiple: true }));
   const parsed = parseBoard(input);
   if (!parsed.ok) return parsed;
-  const solved = solveParsed(parsed.board, { rejectMultiple: true });
-  if (!solved.ok) return { ok: false, problems: solved.problems };
-  const givens = parsed.board.cells;
-  return { ok: true, grade: gradeCells(givens, solved.cells), givens, solution: solved.cells, unique: true };
+  return gradeGivens(parsed.board.cells, () => solveParsed(parsed.board, { rejectMultiple: true }));
 }

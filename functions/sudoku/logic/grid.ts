@@ -2,17 +2,13 @@
 // a 9-bit mask (bit d-1 = digit d may still go there). Uint16Array rather than objects or Sets
 // because every technique is a few AND/OR/popcount operations over these masks, and a board
 // copy is two typed-array sets, with nothing for the garbage collector.
-import { BOX, DIGIT, PEERS, POPCOUNT } from './geometry.js';
+import { BOX, COL, DIGIT, PEERS, POPCOUNT, ROW } from './geometry.js';
 
 export const ALL = 0x1ff;
 
-/** NEAR_BOXES[c]: the boxes placing a digit at c can change (its band's and its stack's), 9 bits. */
-const NEAR_BOXES = new Uint16Array(81);
-for (let c = 0; c < 81; c++) {
-  for (let b = 0; b < 9; b++) {
-    if (((b / 3) | 0) === ((BOX[c]! / 3) | 0) || b % 3 === BOX[c]! % 3) NEAR_BOXES[c]! |= 1 << b;
-  }
-}
+/** UNIT_BITS[c]: c's row, column and box as bits of a 27-bit unit set (units as in geometry.ts). */
+const UNIT_BITS = new Int32Array(81);
+for (let c = 0; c < 81; c++) UNIT_BITS[c] = (1 << ROW[c]!) | (1 << (9 + COL[c]!)) | (1 << (18 + BOX[c]!));
 
 export class Grid {
   readonly cells = new Uint8Array(81);
@@ -21,8 +17,12 @@ export class Grid {
   empty = 81;
   /** Bumped by every change, so tables derived from the candidates can be reused (places.ts). */
   version = 0;
-  /** Boxes a placement touched since the singles loop last looked (singles.ts). */
-  boxesTouched = 0;
+  /**
+   * Units (27 bits) that lost a candidate since the singles loop last scanned them: a unit
+   * outside this set has no hidden single (singles.ts). Only placements keep it; anything else
+   * that removes candidates leaves it to settleSingles, which starts with every unit.
+   */
+  unscanned = 0x7ffffff;
 
   /**
    * Start from a board's digits, with every empty cell's candidates pruned by its peers.
@@ -50,12 +50,17 @@ export class Grid {
     this.cand[c] = 0;
     this.empty--;
     this.version++;
-    this.boxesTouched |= NEAR_BOXES[c]!;
+    const cand = this.cand;
+    let units = this.unscanned | UNIT_BITS[c]!;
     const base = c * 20;
     for (let k = 0; k < 20; k++) {
       const p = PEERS[base + k]!;
-      this.cand[p]! &= off;
+      const m = cand[p]!;
+      if ((m & off) === m) continue;
+      cand[p] = m & off;
+      units |= UNIT_BITS[p]!;
     }
+    this.unscanned = units;
   }
 
   copyFrom(other: Grid): void {

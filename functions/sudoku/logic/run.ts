@@ -16,22 +16,36 @@ export interface RunResult {
   hardest: number;
   /** The level of the hardest technique used; above `maxLevel` means the run stopped there. */
   level: Level;
+  /**
+   * The run gave up without a level: the grid broke (no candidate left in a cell) or a guess was
+   * needed and `solution` had none to give, so the givens have no solution or more than one.
+   */
+  aborted: boolean;
 }
+
+/**
+ * Where guesses come from: the solution, or a function that finds it the first time a guess is
+ * needed or an expert technique is about to be tried (null when the givens do not have exactly
+ * one solution). Lazily, because a grid the techniques finish needs no search: each technique
+ * keeps every solution, so a full grid is the only one (docs/grading.md).
+ */
+export type SolutionSource = ArrayLike<number> | (() => ArrayLike<number> | null);
 
 const singles = new Int32Array(3);
 const HIDDEN = TECHNIQUE_INDEX['hidden-single'];
 const NAKED = TECHNIQUE_INDEX['naked-single'];
 const GUESS = TECHNIQUE_INDEX.guess;
+const EXPERT = LEVEL_RANK.expert;
 const LEVEL_NAMES: readonly Level[] = ['easy', 'medium', 'hard', 'expert', 'extreme'];
 
 /**
- * Solve `g` logically in place. `solution` supplies guesses. With `maxLevel`, stops as soon
+ * Solve `g` logically in place. `source` supplies guesses. With `maxLevel`, stops as soon
  * as a technique above it would be needed (the generator's early reject); the result's level
  * then says so. `onStep` sees every non-single step (tests check each one).
  */
 export function runLogic(
   g: Grid,
-  solution: ArrayLike<number>,
+  source: SolutionSource,
   maxLevel: Level = 'extreme',
   onStep?: (step: Step) => void,
 ): RunResult {
@@ -40,6 +54,7 @@ export function runLogic(
   let score = 0;
   let hardest = -1;
   let rank = 0;
+  let solution = typeof source === 'function' ? null : source;
   const credit = (index: number, value: number) => {
     if (value > score) {
       score = value;
@@ -50,7 +65,7 @@ export function runLogic(
   };
   outer: for (;;) {
     singles.fill(0);
-    settleSingles(g, singles);
+    if (!settleSingles(g, singles)) return { counts, score, hardest, level: 'extreme', aborted: true };
     counts[HIDDEN]! += singles[0]! + singles[1]!;
     counts[NAKED]! += singles[2]!;
     if (singles[0]) credit(HIDDEN, HIDDEN_SINGLE_BOX);
@@ -61,6 +76,12 @@ export function runLogic(
       const t = TECHNIQUES[i]!;
       if (!t.find) continue;
       if (LEVEL_RANK[t.level] > cap) break;
+      // Before the costly techniques, a search (microseconds) settles whether there is one
+      // solution: a board with several would otherwise grind through every chain search.
+      if (!solution && LEVEL_RANK[t.level] >= EXPERT) {
+        solution = (source as () => ArrayLike<number> | null)();
+        if (!solution) return { counts, score, hardest, level: 'extreme', aborted: true };
+      }
       const step = t.find(g);
       if (!step) continue;
       onStep?.(step);
@@ -80,9 +101,11 @@ export function runLogic(
       if (m && (best < 0 || POPCOUNT[m]! < POPCOUNT[g.cand[best]!]!)) best = c;
     }
     if (best < 0) break;
+    solution ??= (source as () => ArrayLike<number> | null)();
+    if (!solution) return { counts, score, hardest, level: 'extreme', aborted: true };
     g.place(best, solution[best]!);
     counts[GUESS]!++;
     credit(GUESS, TECHNIQUES[GUESS]!.score);
   }
-  return { counts, score, hardest, level: LEVEL_NAMES[rank]! };
+  return { counts, score, hardest, level: LEVEL_NAMES[rank]!, aborted: false };
 }

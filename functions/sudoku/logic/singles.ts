@@ -18,11 +18,12 @@ export type SinglesTally = Int32Array;
 function hiddenSingles(g: Grid, from: number, to: number): number {
   const cand = g.cand;
   let placed = 0;
-  // A box no placement has touched since it was last scanned cannot have gained a hidden single.
-  const boxes = from === 18 ? g.boxesTouched : 0x1ff;
-  if (from === 18) g.boxesTouched = 0;
   for (let u = from; u < to; u++) {
-    if (from === 18 && !(boxes & (1 << (u - 18)))) continue;
+    // A unit that lost no candidate since its last scan, which placed nothing, has no hidden
+    // single: skipping it changes nothing. The set is read live, as a scan of every unit would
+    // see the placements made earlier in the pass.
+    if (!(g.unscanned & (1 << u))) continue;
+    g.unscanned &= ~(1 << u);
     const base = u * 9;
     let once = 0;
     let twice = 0;
@@ -66,7 +67,7 @@ function nakedSingles(g: Grid): number {
  */
 export function settleSingles(g: Grid, tally: SinglesTally): boolean {
   // A technique's eliminations may have made hidden singles anywhere.
-  g.boxesTouched = 0x1ff;
+  g.unscanned = 0x7ffffff;
   while (g.empty > 0) {
     let n = hiddenSingles(g, 18, 27);
     if (n < 0) return false;

@@ -23,7 +23,6 @@ const HIDDEN: Record<number, [TechniqueName, number]> = {
 const masks = new Uint16Array(9);
 /** For naked subsets the unit position of masks[i]; for hidden ones its digit - 1. */
 const ids = new Uint8Array(9);
-const where = new Uint16Array(9);
 // The unit under test, for the combination tests (module state instead of closures).
 const unitCand = new Uint16Array(9);
 
@@ -96,19 +95,19 @@ function nakedStep(g: Grid, u: number, n: number, chosen: number): Step {
 export function findHiddenSubset(g: Grid, n: number): Step | null {
   computePlaces(g);
   for (let u = 0; u < 27; u++) {
-    for (let k = 0; k < 9; k++) unitCand[k] = g.cand[UNIT_CELLS[u * 9 + k]!]!;
-    for (let d = 0; d < 9; d++) where[d] = positions[u * 9 + d]!;
     let open = 0;
     let count = 0;
     for (let d = 0; d < 9; d++) {
-      const p = POPCOUNT[where[d]!]!;
+      const m = positions[u * 9 + d]!;
+      const p = POPCOUNT[m]!;
       if (p > 0) open++;
       if (p >= 2 && p <= n) {
-        masks[count] = where[d]!;
+        masks[count] = m;
         ids[count++] = d;
       }
     }
     if (open <= n || count < n) continue;
+    for (let k = 0; k < 9; k++) unitCand[k] = g.cand[UNIT_CELLS[u * 9 + k]!]!;
     const chosen = findCombo(masks, count, n, hiddenTest);
     if (chosen) return hiddenStep(g, u, n, chosen);
   }
