@@ -72,8 +72,8 @@ const requests: Sent[] = [
   { method: 'POST', url: '/hint', body: { puzzle: EASY, board: GIVEN_CHANGED } },
   { method: 'POST', url: '/hint', body: { puzzle: EASY, board: toChars(WRONG_ENTRY) } },
   { method: 'POST', url: '/hint', body: { puzzle: EASY, board: 'x' } },
-  // An easy symmetric puzzle is not found in the attempts allowed from this seed.
-  { method: 'GET', url: '/puzzle?level=easy&seed=6&symmetric=true' },
+  // No extreme symmetric puzzle is found in the attempts allowed from this seed.
+  { method: 'GET', url: '/puzzle?level=extreme&seed=3&symmetric=true' },
 ];
 
 function send(sent: Sent): HttpResponse {

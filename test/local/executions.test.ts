@@ -37,7 +37,7 @@ describe('a file longer than one invocation', () => {
   const key = 'incoming/long/hardest.txt';
   beforeAll(async () => {
     const hardest = readPuzzleSet('puzzles6_forum_hardest_1106');
-    await s3.put(key, `${Array.from({ length: 400 }, () => hardest.join('\n')).join('\n')}\n`);
+    await s3.put(key, `${Array.from({ length: 1000 }, () => hardest.join('\n')).join('\n')}\n`);
   });
 
   it('stops with time left: a failed report says why and how far it got, no output, no upload left behind', async () => {
@@ -47,7 +47,7 @@ describe('a file longer than one invocation', () => {
     expect(report).toMatchObject({ outcome: 'failed', output: { written: false }, error: { code: 'TIME_LIMIT' } });
     expect(report.error?.message).toMatch(/Split it into smaller files/);
     expect(report.counts.rowsReadBeforeError).toBeGreaterThan(0);
-    expect(report.counts.rowsReadBeforeError).toBeLessThan(150_000);
+    expect(report.counts.rowsReadBeforeError).toBeLessThan(375_000);
     expect(await s3.exists('solved/long/hardest.txt')).toBe(false);
     const uploads = await s3.admin.send(new ListMultipartUploadsCommand({ Bucket: s3.bucket, Prefix: 'solved/long/' }));
     expect(uploads.Uploads ?? []).toEqual([]);
