@@ -1,4 +1,5 @@
 import type { RunMode } from '../contract/service-layout.js';
+import type { SkipReason } from '../pipeline/process-object.js';
 
 export type { RunMode };
 
@@ -61,13 +62,7 @@ export type MapItemResult =
   | {
       key: string;
       status: 'skipped';
-      reason:
-        | 'already-solved'
-        | 'already-rejected'
-        | 'already-failed'
-        | 'source-missing'
-        | 'superseded'
-        | 'handed-over';
+      reason: SkipReason;
       eTag?: string;
     }
   | { key: string; status: 'ignored'; reason: 'folder' | 'outside-prefix' }

@@ -4,7 +4,7 @@
  * the scheduled batch alike; knows nothing of the events that name the file.
  */
 export { processObject, DEFAULT_PART_SIZE, DEFAULT_QUEUE_SIZE } from './process-object.js';
-export type { ProcessObjectOptions, ProcessObjectResult } from './process-object.js';
+export type { ProcessObjectOptions, ProcessObjectResult, SkipReason } from './process-object.js';
 export { createS3Client, s3ClientSettingsFromEnv, sharedS3Client } from './s3-client.js';
 export type { S3ClientSettings } from './s3-client.js';
 export type { FileReport, ReportedCounts, ReportedFailure } from './report.js';

@@ -73,6 +73,15 @@ export interface ProcessObjectOptions {
   startLargeFile?: LargeFileStarter;
 }
 
+/** Why a file was not solved by this run (see ProcessObjectResult). */
+export type SkipReason =
+  | 'already-solved'
+  | 'already-rejected'
+  | 'already-failed'
+  | 'source-missing'
+  | 'superseded'
+  | 'handed-over';
+
 export type ProcessObjectResult =
   | { status: 'processed'; report: FileReport }
   | {
@@ -85,13 +94,7 @@ export type ProcessObjectResult =
        * `handed-over`: too large for one invocation, it is solved in ranges by the large-file
        * state machine, which writes the output and the report (functions/contract/large-files.ts).
        */
-      reason:
-        | 'already-solved'
-        | 'already-rejected'
-        | 'already-failed'
-        | 'source-missing'
-        | 'superseded'
-        | 'handed-over';
+      reason: SkipReason;
       sourceKey: string;
       eTag?: string;
     };
