@@ -6,7 +6,6 @@
  * `invoke`: under `npm start` and `npm run batch` an execution of its own (executions.ts, a
  * worker thread ended at the function's timeout), so a laptop solves several ranges at once.
  */
-import { GetObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { setTimeout as delay } from 'node:timers/promises';
 import {
@@ -20,6 +19,7 @@ import {
 } from '../contract/large-files.js';
 import { ServiceError } from '../contract/service-error.js';
 import { forEachBounded } from '../pipeline/concurrency.js';
+import { readJson } from '../pipeline/object-versions.js';
 
 /** One invocation's end, as Step Functions sees a Lambda task: its payload, or its error's name and cause. */
 export type StepOutcome = { ok: true; result: unknown } | { ok: false; error: string; cause: string };
@@ -59,11 +59,6 @@ class StepFailed extends ServiceError<'STEP_FAILED'> {
   }
 }
 
-async function readItems(client: S3Client, bucket: string, key: string): Promise<RangeItem[]> {
-  const got = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-  return JSON.parse(await got.Body!.transformToString()) as RangeItem[];
-}
-
 /** Runs one job to its end, as the deployed state machine would. Never throws for the job's own failure. */
 export async function runLargeFileJob(job: LargeFileJob, options: LargeFileRunOptions): Promise<LargeFileRunSummary> {
   const summary: LargeFileRunSummary = {
@@ -90,7 +85,7 @@ export async function runLargeFileJob(job: LargeFileJob, options: LargeFileRunOp
     }
   };
   const map = async (manifestKey: string): Promise<number> => {
-    const items = await readItems(options.client, job.bucket, manifestKey);
+    const items = await readJson<RangeItem[]>(options.client, job.bucket, manifestKey);
     try {
       await solveItems(items);
     } catch (error) {

@@ -5,7 +5,7 @@
  * the output and writes the file's one report; `failLargeFile` reports a job that cannot finish.
  * Either way the job's staging objects are removed.
  */
-import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { contentTypeFor, emptyRowCounts, levelHistogram } from '../formats/index.js';
 import type { RowCounts } from '../formats/index.js';
@@ -20,6 +20,7 @@ import {
   isPreconditionFailed,
   SourceChangedError,
   writeCondition,
+  readJson,
 } from './object-versions.js';
 import { reportedFailure, type FileReport } from './report.js';
 import { assembleStagedOutput, type StagedPiece } from './staged-output.js';
@@ -48,10 +49,7 @@ async function listAll(client: S3Client, bucket: string, prefix: string): Promis
 /** Every piece's tally, in file order; throws unless they cover the whole file, end to end. */
 async function readTallies(client: S3Client, job: LargeFileJob): Promise<RangeTally[]> {
   const keys = await listAll(client, job.bucket, `${job.stagingPrefix}tally/`);
-  const tallies = await mapBounded(keys, 16, async ({ key }) => {
-    const got = await client.send(new GetObjectCommand({ Bucket: job.bucket, Key: key }));
-    return JSON.parse(await got.Body!.transformToString()) as RangeTally;
-  });
+  const tallies = await mapBounded(keys, 16, ({ key }) => readJson<RangeTally>(client, job.bucket, key));
   let covered = 0;
   for (const tally of tallies) {
     if (tally.start !== covered) break;

@@ -20,7 +20,7 @@ import {
 import { type LargeFileJob, largeFileJobId, type RangeItem, stagingPrefixFor } from '../contract/large-files.js';
 import { ServiceError } from '../contract/service-error.js';
 import { logger } from '../observability/powertools.js';
-import { abortUpload, bareETag, type Head, isNotFound } from './object-versions.js';
+import { abortUpload, bareETag, type ExistingOutputs, isNotFound, readJson } from './object-versions.js';
 import { planRanges, rangeBytesFor, type RangePlanSettings } from './range-plan.js';
 import type { LargeFileStarter } from './large-file-starter.js';
 import { byteCounter, stopBeforeTimeout, TimeLimitError } from './time-limit.js';
@@ -35,7 +35,7 @@ export interface HandOverOptions {
   eTag: string;
   size: number;
   grade: boolean;
-  existing: { output: Head; report: Head };
+  existing: ExistingOutputs;
   plan: RangePlanSettings;
   timeLeftMs?: () => number;
   startLargeFile?: LargeFileStarter;
@@ -135,8 +135,7 @@ async function inflateToStaging(options: HandOverOptions, key: string): Promise<
 
 async function readJob(client: S3Client, bucket: string, key: string): Promise<LargeFileJob | undefined> {
   try {
-    const got = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-    return JSON.parse(await got.Body!.transformToString()) as LargeFileJob;
+    return await readJson<LargeFileJob>(client, bucket, key);
   } catch (error) {
     if (isNotFound(error)) return undefined;
     throw error;

@@ -2,7 +2,7 @@
  * Versions of objects and writes conditional on them: every write of the pipeline lands only
  * over the object its run saw, and only while the source is still the version it solved.
  */
-import { AbortMultipartUploadCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
+import { AbortMultipartUploadCommand, GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { ServiceError } from '../contract/service-error.js';
 import { logger } from '../observability/powertools.js';
@@ -32,6 +32,18 @@ export async function headOrUndefined(client: S3Client, bucket: string, key: str
 }
 
 export type Head = Awaited<ReturnType<typeof headOrUndefined>>;
+
+/** The outputs as they are now: their ETags make the run's writes conditional on nobody writing in between. */
+export interface ExistingOutputs {
+  output: Head;
+  report: Head;
+}
+
+/** A small JSON object of the pipeline's own (a manifest, a job, a tally), parsed as `T`. */
+export async function readJson<T>(client: S3Client, bucket: string, key: string): Promise<T> {
+  const got = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  return JSON.parse(await got.Body!.transformToString()) as T;
+}
 
 /**
  * A write that lands only over the object this run saw at its start (S3 conditional writes): if

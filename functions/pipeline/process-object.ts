@@ -28,6 +28,7 @@ import {
   abortUpload,
   bareETag,
   checkSourceUnchanged,
+  type ExistingOutputs,
   type Head,
   headOrUndefined,
   isPreconditionFailed,
@@ -98,12 +99,6 @@ export type ProcessObjectResult =
       sourceKey: string;
       eTag?: string;
     };
-
-/** The outputs as they are now: their ETags make the run's writes conditional on nobody writing in between. */
-export interface ExistingOutputs {
-  output: Head;
-  report: Head;
-}
 
 /**
  * What was already done for this version of the source, if anything. A solved file is done only
