@@ -1,6 +1,8 @@
 // The local S3 decides every request by the stack's synthesized policies, as AWS would: the
 // caller's role and the bucket policy, through the IAM evaluator. A denied call gets S3's 403
 // AccessDenied; a HEAD of a missing key is 404 only for a caller that may list the bucket.
+// A denial reaches the test over the server process's IPC channel, which can trail the 403 on the
+// HTTP socket: the checks of the denial list wait for it (vi.waitFor) instead of reading it at once.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +13,7 @@ import {
   ListObjectsV2Command,
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadStackTemplate } from '../../functions/local/iam/stack-template.js';
 import type { CloudFormationTemplate } from '../../functions/local/iam/resolve-template.js';
 import { handleS3Event } from '../../functions/s3/index.js';
@@ -41,14 +43,16 @@ describe('the local S3 with the stack as synthesized', () => {
       status: 403,
       code: 'AccessDenied',
     });
-    expect(s3.denials.at(-1)).toMatchObject({
-      operation: 'GetObject',
-      action: 's3:GetObject',
-      resource: `arn:aws:s3:::${s3.bucket}/incoming/auth/a.txt`,
-      message: expect.stringMatching(
-        /^User: arn:aws:sts::\d{12}:assumed-role\/ApiSolverRole\w+\/sudoku-api is not authorized to perform: s3:GetObject on resource: .* because no identity-based policy allows the action$/,
-      ),
-    });
+    await vi.waitFor(() =>
+      expect(s3.denials.at(-1)).toMatchObject({
+        operation: 'GetObject',
+        action: 's3:GetObject',
+        resource: `arn:aws:s3:::${s3.bucket}/incoming/auth/a.txt`,
+        message: expect.stringMatching(
+          /^User: arn:aws:sts::\d{12}:assumed-role\/ApiSolverRole\w+\/sudoku-api is not authorized to perform: s3:GetObject on resource: .* because no identity-based policy allows the action$/,
+        ),
+      }),
+    );
     api.destroy();
   });
 
@@ -60,7 +64,9 @@ describe('the local S3 with the stack as synthesized', () => {
           code: 'AccessDenied',
         },
       );
-    expect(s3.denials.at(-1)?.message).toMatch(/with an explicit deny in an identity-based policy$/);
+    await vi.waitFor(() =>
+      expect(s3.denials.at(-1)?.message).toMatch(/with an explicit deny in an identity-based policy$/),
+    );
     expect(await s3.exists('incoming/auth/self.txt')).toBe(false);
   });
 
@@ -71,7 +77,9 @@ describe('the local S3 with the stack as synthesized', () => {
     // The run's role may read reports/runs/ but list only batch/ and incoming/: the missing key is hidden.
     const run = clientFor(s3.server.endpoint, 'run');
     expect((await head(run, 'reports/runs/missing/manifest.json')).status).toBe(403);
-    expect(s3.denials.at(-1)).toMatchObject({ action: 's3:ListBucket', resource: `arn:aws:s3:::${s3.bucket}` });
+    await vi.waitFor(() =>
+      expect(s3.denials.at(-1)).toMatchObject({ action: 's3:ListBucket', resource: `arn:aws:s3:::${s3.bucket}` }),
+    );
     run.destroy();
   });
 
@@ -135,8 +143,10 @@ describe('the local S3 with one grant removed from the synthesized stack', () =>
     await s3.put('incoming/auth/b.txt', `${EASY}\n`);
     const handled = handleS3Event(await s3.eventFor('incoming/auth/b.txt'), { client: s3.client });
     await expect(handled).rejects.toThrow();
-    expect(s3.denials.map((d) => `${d.operation} ${d.action} ${d.resource.split(':::')[1]}`)).toContain(
-      `HeadObject s3:GetObject ${s3.bucket}/solved/auth/b.txt`,
+    await vi.waitFor(() =>
+      expect(s3.denials.map((d) => `${d.operation} ${d.action} ${d.resource.split(':::')[1]}`)).toContain(
+        `HeadObject s3:GetObject ${s3.bucket}/solved/auth/b.txt`,
+      ),
     );
     expect(await s3.exists('solved/auth/b.txt')).toBe(false);
     expect(await s3.exists('reports/auth/b.txt.json')).toBe(false);
