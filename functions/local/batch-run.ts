@@ -8,8 +8,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { forEachBounded } from '../pipeline/concurrency.js';
 import { BatchItemsFailedError, itemError } from '../batch/errors.js';
 import { addToTotals, emptyTotals, handleMapEvent } from '../batch/handle-event.js';
-import type { MapEvent, MapItem, MapItemResult } from '../batch/types.js';
+import type { MapEvent, MapItem, MapItemResult, MapResult } from '../batch/types.js';
 import { MAP_ITEM_RETRY, RUN_DEFAULTS, type RunMode } from '../contract/service-layout.js';
+import { type InvocationOptions, invokeFunction } from './executions.js';
 import { groupItems, listingPrefix, listMapItems } from './map-reader.js';
 import { newRunId, RunReportWriter, type RunSummary } from './run-report.js';
 
@@ -46,8 +47,33 @@ export interface RunBatchJobOptions {
   onItem?: (result: MapItemResult) => void;
   /** Passed on to processObject (tests use small parts). */
   partSize?: number;
+  /**
+   * Runs one invocation of the files function with a group (the map's child): by default the
+   * function's batch handler in this process with `client`; `npm run batch` runs each in an
+   * execution of its own, ended at the function's timeout (batch-executions.ts). It throws what
+   * the invocation threw: a BatchItemsFailedError is retried as the map retries it.
+   */
+  invoke?: (event: MapEvent) => Promise<MapResult>;
   /** The map's retry of a group with failed files (default MAP_ITEM_RETRY, as the stack's); tests shorten the wait. */
   retry?: Partial<{ retries: number; intervalSeconds: number; backoffRate: number }>;
+}
+
+/**
+ * Each group in an execution of its own (a worker loading the deployed bundle), ended at the
+ * function's timeout as Lambda ends it: what the map's child invokes. A failed invocation is
+ * thrown as the map sees it (its error type and message); a BatchItemsFailedError comes back with
+ * its per-file results, so the run still reports each file.
+ */
+export function inExecutions(options: InvocationOptions): (event: MapEvent) => Promise<MapResult> {
+  return async (event) => {
+    const invocation = await invokeFunction(event, options);
+    if (invocation.ok) return invocation.result as MapResult;
+    if (invocation.errorType === MAP_ITEM_RETRY.error && invocation.errorResult)
+      throw new BatchItemsFailedError(invocation.errorResult as MapResult);
+    const error = new Error(invocation.errorMessage);
+    error.name = invocation.errorType;
+    throw error;
+  };
 }
 
 /**
@@ -109,12 +135,15 @@ export async function runBatchJob(options: RunBatchJobOptions): Promise<RunSumma
     };
     for (let attempt = 0; ; attempt++) {
       try {
-        const output = await handleMapEvent(event, {
-          client,
-          onItem: keep,
-          ...(options.filesInFlight === undefined ? {} : { filesInFlight: options.filesInFlight }),
-          ...(options.partSize === undefined ? {} : { partSize: options.partSize }),
-        });
+        const output = options.invoke
+          ? await options.invoke(event)
+          : await handleMapEvent(event, {
+              client,
+              onItem: keep,
+              ...(options.filesInFlight === undefined ? {} : { filesInFlight: options.filesInFlight }),
+              ...(options.partSize === undefined ? {} : { partSize: options.partSize }),
+            });
+        for (const result of output.items) keep(result);
         invocations.succeeded++;
         recordGroup();
         report?.add({ input: event, output, startDate, stopDate: new Date() });
@@ -122,6 +151,7 @@ export async function runBatchJob(options: RunBatchJobOptions): Promise<RunSumma
       } catch (error) {
         // As the map's Retry rule: a group whose files partly failed is invoked again, after a
         // growing wait; the files it already solved are skipped by their ETag.
+        if (error instanceof BatchItemsFailedError) for (const result of error.result.items) keep(result);
         if (error instanceof BatchItemsFailedError && attempt < retry.retries) {
           invocations.retried++;
           await delay(retry.intervalSeconds * 1000 * retry.backoffRate ** attempt);

@@ -7,6 +7,7 @@
 import { pathToFileURL } from 'node:url';
 import type { RunSummary } from './batch-run.js';
 import { BATCH_USAGE, parseBatchArguments } from './batch-arguments.js';
+import { SOLVER_THREADS_ENV } from '../contract/service-layout.js';
 import { BatchProgress } from './batch-progress.js';
 import { localCredentials } from './iam/local-account.js';
 import { DEFAULT_BUCKET, DEFAULT_S3_PORT } from './s3-server.js';
@@ -47,7 +48,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
   env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   const { createS3Client, s3ClientSettingsFromEnv } = await import('../pipeline/s3-client.js');
-  const { runBatchJob } = await import('./batch-run.js');
+  const { inExecutions, runBatchJob } = await import('./batch-run.js');
 
   const endpoint = env.S3_ENDPOINT || `http://127.0.0.1:${env.S3_PORT || DEFAULT_S3_PORT}`;
   const bucket = env.BUCKET || DEFAULT_BUCKET;
@@ -63,6 +64,24 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   const { startStackStepFunctions, useLocalStepFunctions } = await import('./step-functions-server.js');
   const sfn = await startStackStepFunctions(endpoint, bucket, filesTimeoutMs());
   useLocalStepFunctions(env, sfn, filesTimeoutMs());
+  // Each group is one invocation of the files function in an execution of its own, ended at its
+  // timeout as Lambda ends it, with the function's role and one solver thread (1 vCPU at 1,769 MB).
+  const files = localCredentials('files');
+  const invoke = inExecutions({
+    timeoutMs: filesTimeoutMs(env),
+    functionName: 'sudoku-files-local',
+    logsTo: 'stderr',
+    env: {
+      ...(env as Record<string, string>),
+      S3_ENDPOINT: endpoint,
+      BUCKET: bucket,
+      S3_ACCESS_KEY_ID: files.accessKeyId,
+      S3_SECRET_ACCESS_KEY: files.secretAccessKey,
+      [SOLVER_THREADS_ENV]: env[SOLVER_THREADS_ENV] || '1',
+    },
+  });
+  // The map waits 10 s, then 20 s, before retrying a group with failed files; tests make it short.
+  const retrySeconds = Number(env.SUDOKU_BATCH_RETRY_SECONDS);
   try {
     const summary = await runBatchJob({
       client,
@@ -72,6 +91,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       ...(command.prefix === undefined ? {} : { prefix: command.prefix }),
       ...(command.maxConcurrency === undefined ? {} : { maxConcurrency: command.maxConcurrency }),
       ...(command.itemsPerInvocation === undefined ? {} : { itemsPerInvocation: command.itemsPerInvocation }),
+      invoke,
+      ...(Number.isFinite(retrySeconds) && env.SUDOKU_BATCH_RETRY_SECONDS
+        ? { retry: { intervalSeconds: retrySeconds } }
+        : {}),
       onListed: (count) => progress.listed(count),
       onItem: (result) => progress.item(result),
     });

@@ -29,12 +29,24 @@ const context = { callbackWaitsForEmptyEventLoop: true, functionName: name, func
 import(workerData.bundle)
   .then((m) => m.handler(workerData.event, context))
   .then((result) => parentPort.postMessage({ ok: true, result }))
-  .catch((error) => parentPort.postMessage({ ok: false, errorType: (error && error.name) || 'Error', errorMessage: String((error && error.message) || error) }));
+  .catch((error) => parentPort.postMessage({ ok: false, errorType: (error && error.name) || 'Error', errorMessage: String((error && error.message) || error),
+    errorResult: error && typeof error.result === 'object' ? error.result : undefined }));
 `;
 
 export type Invocation =
   | { ok: true; requestId: string; result: unknown }
-  | { ok: false; requestId: string; errorType: string; errorMessage: string; timedOut: boolean };
+  | {
+      ok: false;
+      requestId: string;
+      errorType: string;
+      errorMessage: string;
+      timedOut: boolean;
+      /**
+       * The `result` a thrown error carried (a map batch's per-file results, BatchItemsFailedError).
+       * Not in Lambda's error payload: the twin keeps it so a local run can report each file.
+       */
+      errorResult?: unknown;
+    };
 
 export interface InvocationOptions {
   /** The function's timeout; the execution is ended there. */
@@ -83,7 +95,8 @@ export function invokeFunction(event: unknown, options: InvocationOptions): Prom
         }),
       options.timeoutMs,
     );
-    worker.once('message', (reply: { ok: boolean; result?: unknown; errorType?: string; errorMessage?: string }) =>
+    type Reply = { ok: boolean; result?: unknown; errorType?: string; errorMessage?: string; errorResult?: unknown };
+    worker.once('message', (reply: Reply) =>
       settle(
         reply.ok
           ? { ok: true, requestId, result: reply.result }
@@ -93,6 +106,7 @@ export function invokeFunction(event: unknown, options: InvocationOptions): Prom
               errorType: reply.errorType ?? 'Error',
               errorMessage: reply.errorMessage ?? '',
               timedOut: false,
+              ...(reply.errorResult === undefined ? {} : { errorResult: reply.errorResult }),
             },
       ),
     );

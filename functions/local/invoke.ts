@@ -15,6 +15,7 @@
 import { Console } from 'node:console';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { SOLVER_THREADS_ENV } from '../contract/service-layout.js';
 import { localCredentials, useFilesFunctionCredentials } from './iam/local-account.js';
 import { invokeFunction, type Invocation } from './executions.js';
 import type { RunRequest } from './run-request.js';
@@ -73,12 +74,20 @@ export async function main(files: string[]): Promise<number> {
   const settings = stackSettings();
   // Imported once the environment above is set: Powertools reads it when the logger is created.
   const { handleRunRequest, isRunRequest } = await import('./run-request.js');
+  const { inExecutions } = await import('./batch-run.js');
   const runLocally = async (request: RunRequest): Promise<Invocation> => {
     const requestId = randomUUID();
     const { createS3Client, s3ClientSettingsFromEnv } = await import('../pipeline/s3-client.js');
     const runClient = createS3Client({ ...s3ClientSettingsFromEnv(process.env), ...localCredentials('run') });
     try {
-      return { ok: true, requestId, result: await handleRunRequest(request, { runClient }) };
+      // Each group of files in an execution ended at the files function's timeout, as the map's children.
+      const invoke = inExecutions({
+        timeoutMs: filesTimeoutMs(),
+        functionName: 'sudoku-files-local',
+        logsTo: 'stderr',
+        env: { [SOLVER_THREADS_ENV]: process.env[SOLVER_THREADS_ENV] || '1' },
+      });
+      return { ok: true, requestId, result: await handleRunRequest(request, { runClient, invoke }) };
     } catch (error) {
       return {
         ok: false,

@@ -11,7 +11,7 @@ import { isRecord } from '../contract/event-kind.js';
 import { isRunMode, type RunMode } from '../contract/service-layout.js';
 import { logger } from '../observability/powertools.js';
 import { sharedS3Client } from '../pipeline/s3-client.js';
-import { runBatchJob, type RunSummary } from './batch-run.js';
+import { type RunBatchJobOptions, runBatchJob, type RunSummary } from './batch-run.js';
 import { ServiceError } from '../contract/service-error.js';
 
 /**
@@ -59,6 +59,8 @@ export interface HandleRunRequestOptions {
   /** The state machine's credentials, where the caller has them: the run report is written with them. */
   runClient?: S3Client;
   env?: NodeJS.ProcessEnv;
+  /** Runs each group's invocation (see RunBatchJobOptions.invoke): `npm run invoke` gives each an execution. */
+  invoke?: RunBatchJobOptions['invoke'];
 }
 
 /**
@@ -80,6 +82,7 @@ export async function handleRunRequest(
     bucket,
     mode: request.mode ?? 'batch',
     ...(request.prefix === undefined ? {} : { prefix: request.prefix }),
+    ...(options.invoke ? { invoke: options.invoke } : {}),
     // The run reports' prefix belongs to Step Functions (the function's role may not write
     // there): without the state machine's client, no run report; the summary is the report.
   });

@@ -71,12 +71,39 @@ describe('npm run batch (functions/local/batch.ts)', () => {
     // The connection drops in the middle of that file, as when S3 or the network fails.
     const proxy = await startS3Proxy(s3.server.endpoint);
     proxy.cutGetAfter('broken.jsonl.gz', 20);
-    const ran = await batch(['--prefix=batch/cli-bad/'], { S3_ENDPOINT: proxy.endpoint }).finally(() => proxy.close());
+    // The map's retries after 10 s and 20 s, shortened.
+    const ran = await batch(['--prefix=batch/cli-bad/'], {
+      S3_ENDPOINT: proxy.endpoint,
+      SUDOKU_BATCH_RETRY_SECONDS: '0.2',
+    }).finally(() => proxy.close());
     expect(ran.status).toBe(1);
     expect(ran.stderr).toMatch(/^failed: batch\/cli-bad\/broken\.jsonl\.gz: /m);
     expect(ran.stdout).toMatch(/files: +1 solved, .* 1 failed/);
     expect(ran.stdout).toMatch(/failed: +batch\/cli-bad\/broken\.jsonl\.gz: /);
     expect(await s3.text('solved/cli-bad/ok.txt')).toBe(`${EASY_SOLUTION}\n`);
+  });
+
+  it("ends an invocation at the files function's timeout as Lambda does; the other groups are solved", async () => {
+    await s3.put('batch/cli-timeout/a-ok.txt', `${EASY}\n`);
+    await s3.put('batch/cli-timeout/b-stuck.txt', `${EASY}\n`);
+    // S3 never answers the read of one file: the invocation cannot finish, and nothing inside it
+    // can stop the wait; only the end of its execution at the timeout does.
+    const proxy = await startS3Proxy(s3.server.endpoint);
+    proxy.stallWhere((r) => r.method === 'GET' && r.url.includes('b-stuck.txt'));
+    const started = performance.now();
+    const ran = await batch(['--prefix=batch/cli-timeout/', '--batch-size', '1'], {
+      S3_ENDPOINT: proxy.endpoint,
+      SUDOKU_FILES_TIMEOUT_SECONDS: '4',
+      SUDOKU_BATCH_RETRY_SECONDS: '0.2',
+    }).finally(() => proxy.close());
+    expect(ran.status, ran.stderr).toBe(1);
+    expect(ran.stdout).toMatch(/files: +1 solved, .* 1 failed/);
+    expect(ran.stdout).toMatch(
+      /failed: +batch\/cli-timeout\/b-stuck\.txt: Sandbox\.Timedout: Task timed out after 4\.00 seconds/,
+    );
+    expect(performance.now() - started).toBeLessThan(60_000);
+    expect(await s3.text('solved/cli-timeout/a-ok.txt')).toBe(`${EASY_SOLUTION}\n`);
+    expect(await s3.exists('solved/cli-timeout/b-stuck.txt')).toBe(false);
   });
 
   it('--sweep solves the incoming/ files that have no output', async () => {

@@ -10,6 +10,7 @@
 // built once per search as flat adjacency arrays over the candidates present; visits are
 // marked with a stamp, never cleared, so a search allocates only the step it returns.
 import { PEERS, POPCOUNT, rc } from './geometry.js';
+import { type Changes, EVERYTHING } from './changes.js';
 import { candidateCell, candidateDigit, type Grid } from './grid.js';
 import { computePlaces, conjugate, unitsOf } from './places.js';
 import { explaining, type Step } from './step.js';
@@ -175,7 +176,7 @@ interface Found {
   eliminations: number[];
 }
 
-function find(g: Grid, xChain: boolean): Found | null {
+function find(g: Grid, xChain: boolean, changes: Readonly<Changes>): Found | null {
   buildLinks(g);
   strongCount = xChain ? strongUnits : strongAll;
   weakCount = xChain ? weakPeers : weakAll;
@@ -183,8 +184,12 @@ function find(g: Grid, xChain: boolean): Found | null {
   let limit = MAX_LINKS;
   for (let c = 0; c < 81; c++) {
     for (let b = g.cand[c]!; b; b &= b - 1) {
-      const s = c * 9 + 31 - Math.clz32(b & -b);
+      const d0 = 31 - Math.clz32(b & -b);
+      const s = c * 9 + d0;
       if (strongCount[s] === 0) continue;
+      // An X-chain's links, and the candidates it removes, are all of its start's digit: on a
+      // plane that did not change, no start finds one, whatever the bound.
+      if (xChain && !(changes.digits & (1 << d0))) continue;
       const end = searchFrom(s, limit);
       if (end < 0) continue;
       const chain = chainTo(end);
@@ -223,12 +228,13 @@ function toStep(found: Found, xChain: boolean): Step {
   };
 }
 
-export function findXChain(g: Grid): Step | null {
-  const best = find(g, true);
+export function findXChain(g: Grid, changes: Readonly<Changes> = EVERYTHING): Step | null {
+  const best = find(g, true, changes);
   return best ? toStep(best, true) : null;
 }
 
 export function findAIC(g: Grid): Step | null {
-  const best = find(g, false);
+  // An AIC runs through every digit: it always searches the whole grid.
+  const best = find(g, false, EVERYTHING);
   return best ? toStep(best, false) : null;
 }

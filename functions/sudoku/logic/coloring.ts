@@ -3,6 +3,7 @@
 // two colors, one of which holds the digit everywhere. Color wrap: two cells of one color see
 // each other, so that color is false. Color trap: a cell outside seeing both colors is false.
 import { cellName, PEERS, sees } from './geometry.js';
+import { type Changes, EVERYTHING } from './changes.js';
 import { candidate, type Grid } from './grid.js';
 import { computePlaces, conjugate, unitsOf } from './places.js';
 import { explaining, type Step } from './step.js';
@@ -14,10 +15,12 @@ const queue = new Uint8Array(81);
 /** Which cluster (its start + 1) a cell was coloured in, so membership is one read. */
 const clusterOf = new Uint8Array(81);
 
-export function findSimpleColoring(g: Grid): Step | null {
+export function findSimpleColoring(g: Grid, changes: Readonly<Changes> = EVERYTHING): Step | null {
   computePlaces(g);
   for (let d = 1; d <= 9; d++) {
     const bit = 1 << (d - 1);
+    // Clusters and their eliminations are all of one digit's plane.
+    if (!(changes.digits & bit)) continue;
     color.fill(-1);
     clusterOf.fill(0);
     for (let start = 0; start < 81; start++) {

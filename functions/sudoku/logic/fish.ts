@@ -4,6 +4,7 @@
 import { findCombo } from './combos.js';
 import { computePlaces, positions } from './places.js';
 import { joinAnd, UNIT_CELLS } from './geometry.js';
+import { type Changes, EVERYTHING } from './changes.js';
 import { candidate, type Grid } from './grid.js';
 import { explaining, type Step, type TechniqueName } from './step.js';
 
@@ -32,9 +33,11 @@ function fishTest(cover: number, chosen: number): boolean {
   return false;
 }
 
-export function findFish(g: Grid, n: number): Step | null {
+export function findFish(g: Grid, n: number, changes: Readonly<Changes> = EVERYTHING): Step | null {
   computePlaces(g);
   for (let d = 1; d <= 9; d++) {
+    // A fish reads one digit's places: where they did not change, it still finds nothing.
+    if (!(changes.digits & (1 << (d - 1)))) continue;
     for (let byColumn = 0; byColumn < 2; byColumn++) {
       const base = byColumn ? 9 : 0;
       let count = 0;

@@ -4,6 +4,7 @@
 // there (claiming) the rest of the box does. The 54 three-cell segments are ORed once per call
 // and every meeting is then three mask operations: this runs at nearly every stall.
 import { cellName, DIGIT, UNIT_CELLS, unitName } from './geometry.js';
+import { type Changes, EVERYTHING } from './changes.js';
 import { candidate, type Grid } from './grid.js';
 import { explaining, eliminationsOf, type Step } from './step.js';
 
@@ -18,7 +19,7 @@ function segments(g: Grid): void {
   }
 }
 
-function find(g: Grid, pointing: boolean): Step | null {
+function find(g: Grid, pointing: boolean, changes: Readonly<Changes>): Step | null {
   segments(g);
   for (let line = 0; line < 18; line++) {
     const s0 = seg[line * 3]!;
@@ -27,6 +28,9 @@ function find(g: Grid, pointing: boolean): Step | null {
     for (let j = 0; j < 3; j++) {
       const shared = j === 0 ? s0 : j === 1 ? s1 : s2;
       if (shared === 0) continue;
+      // A meeting reads its line and its box only: unchanged, it still removes nothing.
+      const box = line < 9 ? ((line / 3) | 0) * 3 + j : j * 3 + (((line - 9) / 3) | 0);
+      if (!(changes.units & ((1 << line) | (1 << (18 + box))))) continue;
       const lineRest = (j === 0 ? 0 : s0) | (j === 1 ? 0 : s1) | (j === 2 ? 0 : s2);
       // The box's other two segments along the same direction: lines of the same band or stack.
       const first = line < 9 ? ((line / 3) | 0) * 3 : 9 + (((line - 9) / 3) | 0) * 3;
@@ -90,5 +94,5 @@ function describe(g: Grid, pointing: boolean, line: number, j: number, d: number
   };
 }
 
-export const findPointing = (g: Grid): Step | null => find(g, true);
-export const findClaiming = (g: Grid): Step | null => find(g, false);
+export const findPointing = (g: Grid, changes: Readonly<Changes> = EVERYTHING): Step | null => find(g, true, changes);
+export const findClaiming = (g: Grid, changes: Readonly<Changes> = EVERYTHING): Step | null => find(g, false, changes);

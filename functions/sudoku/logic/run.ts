@@ -2,6 +2,7 @@
 // technique that removes anything, then singles again; a guess (the solution's digit in the
 // cell with the fewest candidates) only when no technique applies. Tallies go into a reused
 // Int32Array, so a solve that only needs singles allocates nothing.
+import { ChangeLog, EVERYTHING } from './changes.js';
 import { POPCOUNT } from './geometry.js';
 import type { Grid } from './grid.js';
 import { HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, settleSingles } from './singles.js';
@@ -32,6 +33,9 @@ export interface RunResult {
 export type SolutionSource = ArrayLike<number> | (() => ArrayLike<number> | null);
 
 const singles = new Int32Array(3);
+/** Per technique, the state (in `log`) at which it last found nothing, or -1. */
+const failedAt = new Int32Array(TECHNIQUES.length);
+const log = new ChangeLog();
 const HIDDEN = TECHNIQUE_INDEX['hidden-single'];
 const NAKED = TECHNIQUE_INDEX['naked-single'];
 const GUESS = TECHNIQUE_INDEX.guess;
@@ -55,6 +59,8 @@ export function runLogic(
   let hardest = -1;
   let rank = 0;
   let solution = typeof source === 'function' ? null : source;
+  failedAt.fill(-1);
+  log.reset();
   const credit = (index: number, value: number) => {
     if (value > score) {
       score = value;
@@ -72,6 +78,7 @@ export function runLogic(
     if (singles[1]) credit(HIDDEN, HIDDEN_SINGLE_LINE);
     if (singles[2]) credit(NAKED, NAKED_SINGLE);
     if (g.empty === 0) break;
+    log.nextStall();
     for (let i = 0; i < TECHNIQUES.length; i++) {
       const t = TECHNIQUES[i]!;
       if (!t.find) continue;
@@ -82,8 +89,13 @@ export function runLogic(
         solution = (source as () => ArrayLike<number> | null)();
         if (!solution) return { counts, score, hardest, level: 'extreme', aborted: true };
       }
-      const step = t.find(g);
-      if (!step) continue;
+      const since = failedAt[i]!;
+      const step = t.find(g, since < 0 ? EVERYTHING : log.since(g, since));
+      if (!step) {
+        failedAt[i] = log.record(g);
+        continue;
+      }
+      failedAt[i] = -1;
       onStep?.(step);
       applyStep(g, step);
       counts[i]!++;

@@ -5,6 +5,7 @@
 import { findCombo } from './combos.js';
 import { computePlaces, positions } from './places.js';
 import { cellName, digitsOf, joinAnd, POPCOUNT, UNIT_CELLS, unitName } from './geometry.js';
+import { type Changes, EVERYTHING } from './changes.js';
 import { candidate, type Grid } from './grid.js';
 import { explaining, type Step, type TechniqueName } from './step.js';
 
@@ -42,8 +43,10 @@ function hiddenTest(positions: number, chosen: number): boolean {
   return (held & ~keep) !== 0;
 }
 
-export function findNakedSubset(g: Grid, n: number): Step | null {
+export function findNakedSubset(g: Grid, n: number, changes: Readonly<Changes> = EVERYTHING): Step | null {
   for (let u = 0; u < 27; u++) {
+    // A subset lies in one unit and eliminates inside it: an unchanged unit still has none.
+    if (!(changes.units & (1 << u))) continue;
     let empty = 0;
     let count = 0;
     for (let k = 0; k < 9; k++) {
@@ -92,9 +95,10 @@ function nakedStep(g: Grid, u: number, n: number, chosen: number): Step {
   };
 }
 
-export function findHiddenSubset(g: Grid, n: number): Step | null {
+export function findHiddenSubset(g: Grid, n: number, changes: Readonly<Changes> = EVERYTHING): Step | null {
   computePlaces(g);
   for (let u = 0; u < 27; u++) {
+    if (!(changes.units & (1 << u))) continue;
     let open = 0;
     let count = 0;
     for (let d = 0; d < 9; d++) {

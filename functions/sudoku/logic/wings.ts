@@ -4,6 +4,7 @@
 // W-wing: two {x,y} cells that do not see each other, joined by a unit where x has only two
 // places, one seeing each cell: one of the cells is y.
 import { cellName, DIGIT, PEERS, POPCOUNT, sees, unitName } from './geometry.js';
+import { type Changes, EVERYTHING } from './changes.js';
 import { candidate, type Grid } from './grid.js';
 import { computePlaces, place, placeCount } from './places.js';
 import { explaining, type Step } from './step.js';
@@ -25,8 +26,9 @@ const pair = (m: number): string => {
   return `${DIGIT[low]}/${DIGIT[m & ~low]}`;
 };
 
-export function findXYWing(g: Grid): Step | null {
+export function findXYWing(g: Grid, changes: Readonly<Changes> = EVERYTHING): Step | null {
   const cand = g.cand;
+  const changed = changes.cells;
   for (let p = 0; p < 81; p++) {
     const pm = cand[p]!;
     if (POPCOUNT[pm] !== 2) continue;
@@ -39,6 +41,8 @@ export function findXYWing(g: Grid): Step | null {
       for (let j = i + 1; j < 20; j++) {
         const b = PEERS[p * 20 + j]!;
         if (cand[b] !== want) continue;
+        // Three cells that kept their candidates: their targets can only have lost z since.
+        if (!(changed[p]! | changed[a]! | changed[b]!)) continue;
         const zd = DIGIT[z]!;
         const eliminations = commonTargets(g, [a, b], z, zd);
         if (eliminations.length === 0) continue;
@@ -58,8 +62,9 @@ export function findXYWing(g: Grid): Step | null {
   return null;
 }
 
-export function findXYZWing(g: Grid): Step | null {
+export function findXYZWing(g: Grid, changes: Readonly<Changes> = EVERYTHING): Step | null {
   const cand = g.cand;
+  const changed = changes.cells;
   for (let p = 0; p < 81; p++) {
     const pm = cand[p]!;
     if (POPCOUNT[pm] !== 3) continue;
@@ -71,6 +76,7 @@ export function findXYZWing(g: Grid): Step | null {
         const b = PEERS[p * 20 + j]!;
         const bm = cand[b]!;
         if (POPCOUNT[bm] !== 2 || (bm & ~pm) !== 0 || bm === am) continue;
+        if (!(changed[p]! | changed[a]! | changed[b]!)) continue;
         const z = am & bm;
         const zd = DIGIT[z]!;
         const eliminations = commonTargets(g, [p, a, b], z, zd);
@@ -106,8 +112,9 @@ function hasCommon(g: Grid, a: number, b: number, bit: number): boolean {
   return false;
 }
 
-export function findWWing(g: Grid): Step | null {
+export function findWWing(g: Grid, changes: Readonly<Changes> = EVERYTHING): Step | null {
   const cand = g.cand;
+  const changed = changes.cells;
   let placesReady = false;
   for (let a = 0; a < 81; a++) {
     const m = cand[a]!;
@@ -117,6 +124,8 @@ export function findWWing(g: Grid): Step | null {
       for (let side = 0; side < 2; side++) {
         const x = side === 0 ? m & -m : m & ~(m & -m);
         const y = m & ~x;
+        // The pair read as it was, and x's places (the links) unchanged: still no W-wing.
+        if (!(changed[a]! | changed[b]!) && !(changes.digits & x)) continue;
         if (!hasCommon(g, a, b, y)) continue;
         if (!placesReady) {
           computePlaces(g);
