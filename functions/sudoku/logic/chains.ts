@@ -195,7 +195,12 @@ function find(g: Grid, xChain: boolean, changes: Readonly<Changes>): Found | nul
       const chain = chainTo(end);
       best = { chain, eliminations: targets(s, end >> 1) };
       limit = chain.length - 2;
-      if (limit < 1) return best;
+      // Later starts look for strictly shorter chains, and below three links there is none that
+      // removes anything: a one-link chain is a strong link S = E, and nothing is weakly linked to
+      // both ends (a bivalue cell's two digits share no weak neighbour; a conjugate pair's common
+      // peers are outside its unit only when the pair sits in one box and one line, which is
+      // locked candidates, tried at this stall before any chain). So three links end the search.
+      if (limit <= 2) return best;
     }
   }
   return best;
