@@ -291,7 +291,11 @@ function report(runs: ReadonlyMap<string, PathRun[]>, sizes: ReadonlyMap<string,
       if (which === 'split, in process' && rangeSeconds > 0)
         measured.set(c.label, { perRange: rangeRows / rangeSeconds, single: singleRows / singleBilled });
       summary.push(
-        `| ${c.label} | ${which} | ${fmt(rows / billedSeconds)} | ${(billedSeconds / rows / (singleBilled / singleRows)).toFixed(3)} | ${dollars.toFixed(6)} | ${
+        `| ${c.label} | ${which} | ${fmt(rows / billedSeconds)} | ${(billedSeconds / rows / (singleBilled / singleRows)).toFixed(3)} | ${
+          which === 'single'
+            ? ''
+            : `${(rangeSeconds / rows / (singleBilled / singleRows)).toFixed(3)} + ${(total(which, (r) => r.finishMs + r.handOverMs) / 1000 / rows / (singleBilled / singleRows)).toFixed(3)}`
+        } | ${dollars.toFixed(6)} | ${
           requests
             ? `${requests.put} PUT-class, ${requests.get} GET-class, ${requests.free} free (${[...s3!]
                 .sort()
@@ -308,9 +312,9 @@ function report(runs: ReadonlyMap<string, PathRun[]>, sizes: ReadonlyMap<string,
       '(PUT-class $0.005, GET-class $0.0004 per 1,000).\n',
   );
   console.log(
-    '| set | path | rows per billed s | compute split / single | Lambda arm64 $ per million | S3 requests, one run | S3 $ per million |',
+    '| set | path | rows per billed s | compute split / single | of which: ranges + hand-over and finish | Lambda arm64 $ per million | S3 requests, one run | S3 $ per million |',
   );
-  console.log('| --- | --- | ---: | ---: | ---: | --- | ---: |');
+  console.log('| --- | --- | ---: | ---: | ---: | ---: | --- | ---: |');
   for (const row of summary) console.log(row);
   console.log(`\nPeak RSS of this process: ${fmt(process.resourceUsage().maxRSS / 1024)} MB.`);
   project(measured);

@@ -7,7 +7,8 @@
  * time (the local speed-up; in this process they would share one thread). Every invocation
  * solves on one thread, as the files function does at its default 1,769 MB (1 vCPU). The outputs
  * must be byte-identical. Ends with the projection docs/files.md quotes: one file of a billion
- * rows, planned as the function plans it, at the measured per-range rate.
+ * rows, planned as the function plans it, at the measured per-range rate. These ranges are small
+ * (fixed costs weigh on few rows); `split-full.ts` measures ranges of the size the function plans.
  *
  * Every client signs as the admin: this branch's IAM twin does not yet grant the files role the
  * `staging/` prefix, and what is timed here is the path, not the policies.
