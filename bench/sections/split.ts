@@ -7,7 +7,8 @@
  * time (the local speed-up; in this process they would share one thread). Every invocation
  * solves on one thread, as the files function does at its default 1,769 MB (1 vCPU). The outputs
  * must be byte-identical. Ends with the projection docs/files.md quotes: one file of a billion
- * rows, planned as the function plans it, at the measured per-range rate.
+ * rows, planned as the function plans it, at the measured per-range rate. These ranges are small
+ * (fixed costs weigh on few rows); `split-full.ts` measures ranges of the size the function plans.
  *
  * Every client signs as the admin: this branch's IAM twin does not yet grant the files role the
  * `staging/` prefix, and what is timed here is the path, not the policies.
@@ -16,6 +17,7 @@ import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
 import type { FinishResult, LargeFileJob } from '../../functions/contract/large-files.js';
@@ -27,15 +29,15 @@ import { type LargeFileRunSummary, runLargeFileJob, type StepInvoker } from '../
 import { startS3Server } from '../../functions/local/s3-server.js';
 import { logger } from '../../functions/observability/powertools.js';
 import { type FileReport, planRanges, processObject, rangeBytesFor } from '../../functions/pipeline/index.js';
-import { SHORTEST_ROW_BYTES } from '../../functions/pipeline/range-plan.js';
+import { type RangePlanSettings, SHORTEST_ROW_BYTES } from '../../functions/pipeline/range-plan.js';
 import { clientFor } from '../../test/helpers/local-s3.js';
 import { readPuzzleSet } from '../../test/helpers/puzzle-sets.js';
 import { puzzleRows } from './s3.js';
 
-const BUCKET = 'bench';
+export const BUCKET = 'bench';
 /** Ranges a file is cut into: a few per core, so the local speed-up is not capped by the last round. */
 const RANGES_PER_FILE = 8;
-const PLAN = { timeoutSeconds: 900, threads: 1 } as const;
+export const PLAN = { timeoutSeconds: 900, threads: 1 } as const;
 
 /** A file of the run, and the split runs made of it beside its one single run. */
 interface BenchFile {
@@ -75,7 +77,7 @@ interface StepTimes {
 }
 
 /** Each step in this process, on this thread: one range at a time has the core to itself, as an invocation has its vCPU. */
-function inProcess(client: S3Client): StepInvoker {
+export function inProcess(client: S3Client): StepInvoker {
   return async (event) => {
     try {
       return { ok: true, result: await handleLargeFileEvent(event, { client }) };
@@ -91,7 +93,7 @@ function inProcess(client: S3Client): StepInvoker {
  * runs a large file under `npm start`: ranges at once then use as many cores (in this process
  * they would share one thread). The admin's keys, as everywhere in this section.
  */
-function inExecutions(endpoint: string): StepInvoker {
+export function inExecutions(endpoint: string): StepInvoker {
   const env = {
     S3_ENDPOINT: endpoint,
     S3_ACCESS_KEY_ID: localCredentials('admin').accessKeyId,
@@ -122,10 +124,16 @@ function timed(invoke: StepInvoker, times: StepTimes): StepInvoker {
   };
 }
 
+/** The output's SHA-256 and size, streamed (an output of a full-size file is hundreds of MB). */
 async function objectHash(client: S3Client, key: string): Promise<{ sha256: string; bytes: number }> {
   const got = await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
-  const bytes = Buffer.from(await got.Body!.transformToByteArray());
-  return { sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length };
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of got.Body as Readable) {
+    hash.update(chunk as Buffer);
+    bytes += (chunk as Buffer).length;
+  }
+  return { sha256: hash.digest('hex'), bytes };
 }
 
 async function readReport(client: S3Client, key: string): Promise<FileReport> {
@@ -135,14 +143,24 @@ async function readReport(client: S3Client, key: string): Promise<FileReport> {
 
 interface SplitRun {
   seconds: number;
+  /** This process's CPU time (its threads and workers; not the local S3 server's, a process of its own). */
+  cpuSeconds: number;
   summary: LargeFileRunSummary;
   report: FileReport;
   times: StepTimes;
+  /** The invocation that planned the ranges and handed the file over (ms). */
+  handOverMs: number;
   output: { sha256: string; bytes: number };
 }
 
+/** CPU seconds this process used since `from` (process.cpuUsage()). */
+const cpuSince = (from: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1e6;
+};
+
 /** The source, and outputs of the run's own (no run then finds the file solved by the one before). */
-function keysFor(tag: string, name: string) {
+export function keysFor(tag: string, name: string) {
   return {
     sourceKey: `${prefixes.incoming}${name}`,
     outputKey: `${prefixes.solved}${tag}/${name}`,
@@ -150,43 +168,60 @@ function keysFor(tag: string, name: string) {
   };
 }
 
-async function solveSingle(client: S3Client, name: string) {
-  const keys = keysFor('single', name);
-  const started = performance.now();
-  const result = await processObject({
-    client,
-    bucket: BUCKET,
-    ...keys,
-    // The default plan (900 s, one thread): every file here is far below one range.
-    ranges: PLAN,
-  });
-  const seconds = (performance.now() - started) / 1000;
-  if (result.status !== 'processed') throw new Error(`${name}: the single path did not solve it: ${result.status}`);
-  return { seconds, report: result.report, output: await objectHash(client, keys.outputKey) };
-}
-
-async function solveSplit(
+/**
+ * The single path: one processObject. The default plan (900 s, one thread), under which every
+ * file of the small cases is far below one range; `ranges` lifts it for a file of full-size ranges.
+ */
+export async function solveSingle(
   client: S3Client,
   name: string,
-  rangeBytes: number,
+  ranges: RangePlanSettings = PLAN,
+  tag = 'single',
+  /** The client that reads the output back to check it (not the path's: a bench that counts the path's requests). */
+  reader: S3Client = client,
+) {
+  const keys = keysFor(tag, name);
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const result = await processObject({ client, bucket: BUCKET, ...keys, ranges });
+  const seconds = (performance.now() - started) / 1000;
+  const cpuSeconds = cpuSince(cpu);
+  if (result.status !== 'processed') throw new Error(`${name}: the single path did not solve it: ${result.status}`);
+  return {
+    seconds,
+    cpuSeconds,
+    report: result.report,
+    outputKey: keys.outputKey,
+    output: await objectHash(reader, keys.outputKey),
+  };
+}
+
+/** The split path: the hand-over, then the twin's state machine; `rangeBytes` undefined is the function's own plan. */
+export async function solveSplit(
+  client: S3Client,
+  name: string,
+  rangeBytes: number | undefined,
   concurrency: number,
   invoke: StepInvoker,
   run: number,
+  reader: S3Client = client,
 ) {
   const keys = keysFor(`split-${run}`, name);
   const jobs: LargeFileJob[] = [];
   const times: StepTimes = { rangeMs: [], rangeRows: [], finishMs: [] };
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const handed = await processObject({
     client,
     bucket: BUCKET,
     ...keys,
-    ranges: { ...PLAN, rangeBytes },
+    ranges: rangeBytes === undefined ? PLAN : { ...PLAN, rangeBytes },
     startLargeFile: async (id, job) => {
       jobs.push(job);
       return { started: true, executionArn: `local:${id}` };
     },
   });
+  const handOverMs = performance.now() - started;
   if (handed.status !== 'skipped' || handed.reason !== 'handed-over' || !jobs[0])
     throw new Error(`${name}: not handed over to ranges: ${JSON.stringify(handed)}`);
   const summary = await runLargeFileJob(jobs[0], {
@@ -196,21 +231,25 @@ async function solveSplit(
     invoke: timed(invoke, times),
   });
   const seconds = (performance.now() - started) / 1000;
+  const cpuSeconds = cpuSince(cpu);
   if (summary.status !== 'SUCCEEDED') throw new Error(`${name}: the split job failed: ${JSON.stringify(summary)}`);
   const finish = summary.finish as FinishResult | undefined;
   if (finish?.outcome !== 'solved') throw new Error(`${name}: the split job ended ${JSON.stringify(finish)}`);
-  const report = await readReport(client, keys.reportKey);
+  const report = await readReport(reader, keys.reportKey);
   return {
     seconds,
+    cpuSeconds,
     summary,
     report,
     times,
-    output: await objectHash(client, keys.outputKey),
-  } satisfies SplitRun;
+    handOverMs,
+    outputKey: keys.outputKey,
+    output: await objectHash(reader, keys.outputKey),
+  } satisfies SplitRun & { outputKey: string };
 }
 
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
+export const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+export const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 const share = (ms: number, seconds: number) => `${fmt(ms)} (${((ms / 1000 / seconds) * 100).toFixed(0)}%)`;
 
 export async function run(): Promise<void> {
@@ -341,15 +380,15 @@ export async function run(): Promise<void> {
 }
 
 /** The 1,769 MB files function, in GB as Lambda bills it. */
-const FILES_GB = 1769 / 1024;
-const ARM64_GB_SECOND = 0.0000133334;
+export const FILES_GB = 1769 / 1024;
+export const ARM64_GB_SECOND = 0.0000133334;
 
 /**
  * One file of a billion rows (82 GB of .txt) planned as the files function plans it at the default
  * 900 s, solved at the per-range rate measured above (this machine's per core: one vCPU is what the
  * function has at 1,769 MB), in waves of the map's concurrency.
  */
-function project(measured: ReadonlyMap<string, { perRange: number; single: number }>): void {
+export function project(measured: ReadonlyMap<string, { perRange: number; single: number }>): void {
   const rows = 1e9;
   const size = rows * SHORTEST_ROW_BYTES;
   const txt = { format: 'txt', gzip: false } as const;
