@@ -9,6 +9,7 @@ import type { RunSummary } from './batch-run.js';
 import { BATCH_USAGE, parseBatchArguments } from './batch-arguments.js';
 import { SOLVER_THREADS_ENV } from '../contract/service-layout.js';
 import { BatchProgress } from './batch-progress.js';
+import { endWarmEnvironments } from './executions.js';
 import { localCredentials } from './iam/local-account.js';
 import { DEFAULT_BUCKET, DEFAULT_S3_PORT } from './s3-server.js';
 
@@ -127,6 +128,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     client.destroy();
     runClient.destroy();
     await sfn.close();
+    await endWarmEnvironments();
   }
 }
 

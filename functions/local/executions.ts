@@ -1,9 +1,11 @@
 /**
- * Invocations as Lambda runs them: each in an execution of its own (a worker thread loading
- * the deployed bundle) that is ended when it passes the function's timeout, whatever it is doing;
- * asynchronous ones (S3 events) retried twice, then kept as the failed-events queue would keep
- * them: one JSON record per event under `.local/failed-events/`, in the shape of Lambda's
- * on-failure destination record.
+ * Invocations as Lambda runs them: each in an execution environment (a worker thread loading the
+ * deployed bundle) that is ended when the invocation passes the function's timeout, whatever it
+ * is doing; asynchronous ones (S3 events) retried twice, then kept as the failed-events queue would
+ * keep them: one JSON record per event under `.local/failed-events/`, in the shape of Lambda's
+ * on-failure destination record. As Lambda does, an environment that answered (or threw) is kept
+ * warm and given the next invocation of the same function and settings, with its module state and
+ * its compiled code; one that timed out or crashed is discarded, so the next starts cold.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -16,21 +18,29 @@ import { DEPLOYED_BUNDLE } from './deployed-handler.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FAILED_EVENTS_DIR = path.join(root, '.local', 'failed-events');
 
-/** The execution: loads the bundle (Lambda's init), runs one invocation, answers and exits. */
+/**
+ * The execution environment: loads the bundle on its first invocation (Lambda's init), then runs
+ * one invocation per message, each with its own deadline and request id.
+ */
 const EXECUTION = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { randomUUID } = require('node:crypto');
-const deadline = Date.now() + workerData.timeoutMs;
 const name = workerData.functionName;
-const context = { callbackWaitsForEmptyEventLoop: true, functionName: name, functionVersion: '$LATEST',
-  invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:' + name, memoryLimitInMB: '1769',
-  awsRequestId: workerData.requestId, logGroupName: '/aws/lambda/' + name, logStreamName: 'local/[$LATEST]' + randomUUID(),
-  getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()), done() {}, fail() {}, succeed() {} };
-import(workerData.bundle)
-  .then((m) => m.handler(workerData.event, context))
-  .then((result) => parentPort.postMessage({ ok: true, result }))
-  .catch((error) => parentPort.postMessage({ ok: false, errorType: (error && error.name) || 'Error', errorMessage: String((error && error.message) || error),
-    errorResult: error && typeof error.result === 'object' ? error.result : undefined }));
+const logStreamName = 'local/[$LATEST]' + randomUUID();
+let loaded;
+parentPort.on('message', (job) => {
+  const deadline = Date.now() + job.timeoutMs;
+  const context = { callbackWaitsForEmptyEventLoop: true, functionName: name, functionVersion: '$LATEST',
+    invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:' + name, memoryLimitInMB: '1769',
+    awsRequestId: job.requestId, logGroupName: '/aws/lambda/' + name, logStreamName,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()), done() {}, fail() {}, succeed() {} };
+  loaded ??= import(workerData.bundle);
+  loaded
+    .then((m) => m.handler(job.event, context))
+    .then((result) => parentPort.postMessage({ ok: true, result }))
+    .catch((error) => parentPort.postMessage({ ok: false, errorType: (error && error.name) || 'Error', errorMessage: String((error && error.message) || error),
+      errorResult: error && typeof error.result === 'object' ? error.result : undefined }));
+});
 `;
 
 export type Invocation =
@@ -59,44 +69,88 @@ export interface InvocationOptions {
   env?: Record<string, string>;
 }
 
-/** One invocation in an execution of its own, ended at the timeout as Lambda ends it. */
-export function invokeFunction(event: unknown, options: InvocationOptions): Promise<Invocation> {
-  const requestId = randomUUID();
+/** Lambda keeps an idle environment for minutes; the twin for this long, to free its memory sooner. */
+const KEEP_WARM_MS = 60_000;
+
+interface Environment {
+  worker: Worker;
+  /** Ends the environment if no invocation comes before it fires. */
+  expiry?: NodeJS.Timeout;
+}
+
+/** Idle environments by function and settings (bundle, name, logs, the whole environment). */
+const idle = new Map<string, Environment[]>();
+
+function environmentFor(key: string, options: InvocationOptions, env: NodeJS.ProcessEnv): Environment {
+  const warm = idle.get(key)?.pop();
+  if (warm) {
+    clearTimeout(warm.expiry);
+    warm.worker.ref();
+    return warm;
+  }
   const worker = new Worker(EXECUTION, {
     eval: true,
     workerData: {
-      event,
-      requestId,
-      timeoutMs: options.timeoutMs,
       functionName: options.functionName ?? 'sudoku-files-local',
       bundle: pathToFileURL(options.bundle ?? DEPLOYED_BUNDLE).href,
     },
     stdout: options.logsTo === 'stderr',
-    ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
+    env,
   });
   if (options.logsTo === 'stderr') worker.stdout.pipe(process.stderr);
+  return { worker };
+}
+
+function keepWarm(key: string, environment: Environment): void {
+  // An idle environment never keeps the process alive (Lambda freezes it; here it just waits).
+  environment.worker.unref();
+  const list = idle.get(key) ?? [];
+  list.push(environment);
+  idle.set(key, list);
+  environment.expiry = setTimeout(() => {
+    const at = list.indexOf(environment);
+    if (at >= 0) list.splice(at, 1);
+    void environment.worker.terminate();
+  }, KEEP_WARM_MS);
+  environment.expiry.unref();
+}
+
+/** One invocation in an execution environment, ended at the timeout as Lambda ends it. */
+export function invokeFunction(event: unknown, options: InvocationOptions): Promise<Invocation> {
+  const requestId = randomUUID();
+  const env = { ...process.env, ...options.env };
+  const key = JSON.stringify([options.bundle ?? DEPLOYED_BUNDLE, options.functionName, options.logsTo, env]);
+  const environment = environmentFor(key, options, env);
+  const { worker } = environment;
   return new Promise((resolve) => {
     let settled = false;
-    const settle = (invocation: Invocation): void => {
+    const settle = (invocation: Invocation, reuse: boolean): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      void worker.terminate();
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      if (reuse) keepWarm(key, environment);
+      else void worker.terminate();
       resolve(invocation);
     };
     const timer = setTimeout(
       () =>
-        settle({
-          ok: false,
-          requestId,
-          errorType: 'Sandbox.Timedout',
-          errorMessage: `Task timed out after ${(options.timeoutMs / 1000).toFixed(2)} seconds`,
-          timedOut: true,
-        }),
+        settle(
+          {
+            ok: false,
+            requestId,
+            errorType: 'Sandbox.Timedout',
+            errorMessage: `Task timed out after ${(options.timeoutMs / 1000).toFixed(2)} seconds`,
+            timedOut: true,
+          },
+          false,
+        ),
       options.timeoutMs,
     );
     type Reply = { ok: boolean; result?: unknown; errorType?: string; errorMessage?: string; errorResult?: unknown };
-    worker.once('message', (reply: Reply) =>
+    const onMessage = (reply: Reply): void =>
       settle(
         reply.ok
           ? { ok: true, requestId, result: reply.result }
@@ -108,11 +162,22 @@ export function invokeFunction(event: unknown, options: InvocationOptions): Prom
               timedOut: false,
               ...(reply.errorResult === undefined ? {} : { errorResult: reply.errorResult }),
             },
-      ),
-    );
-    worker.once('error', (error) =>
-      settle({ ok: false, requestId, errorType: 'Runtime.ExitError', errorMessage: error.message, timedOut: false }),
-    );
+        true,
+      );
+    const onError = (error: Error): void =>
+      settle(
+        { ok: false, requestId, errorType: 'Runtime.ExitError', errorMessage: error.message, timedOut: false },
+        false,
+      );
+    const onExit = (code: number): void =>
+      settle(
+        { ok: false, requestId, errorType: 'Runtime.ExitError', errorMessage: `exited with ${code}`, timedOut: false },
+        false,
+      );
+    worker.on('message', onMessage);
+    worker.once('error', onError);
+    worker.once('exit', onExit);
+    worker.postMessage({ event, requestId, timeoutMs: options.timeoutMs });
   });
 }
 
@@ -174,4 +239,16 @@ export async function invokeFunctionAsync(
   const failedEventFile = path.join(dir, `${record.timestamp.replace(/[:.]/g, '-')}-${failed.requestId}.json`);
   writeFileSync(failedEventFile, `${JSON.stringify(record, null, 2)}\n`);
   return { invocation: failed, attempts: retries + 1, failedEventFile };
+}
+
+/** Ends every idle environment (a command that is done; they would otherwise wait out KEEP_WARM_MS). */
+export async function endWarmEnvironments(): Promise<void> {
+  const all = [...idle.values()].flat();
+  idle.clear();
+  await Promise.all(
+    all.map((environment) => {
+      clearTimeout(environment.expiry);
+      return environment.worker.terminate();
+    }),
+  );
 }

@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { SOLVER_THREADS_ENV } from '../contract/service-layout.js';
 import { localCredentials, useFilesFunctionCredentials } from './iam/local-account.js';
-import { invokeFunction, type Invocation } from './executions.js';
+import { endWarmEnvironments, invokeFunction, type Invocation } from './executions.js';
 import type { RunRequest } from './run-request.js';
 import { DEFAULT_BUCKET, DEFAULT_S3_PORT } from './s3-server.js';
 import { filesTimeoutMs, stackSettings } from './stack-limits.js';
@@ -146,6 +146,7 @@ export async function main(files: string[]): Promise<number> {
     }
   }
   await sfn.close();
+  await endWarmEnvironments();
   return failed ? 1 : 0;
 }
 

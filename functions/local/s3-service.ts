@@ -6,7 +6,7 @@ import path from 'node:path';
 import { prefixes } from '../contract/service-layout.js';
 import { createS3Client } from '../pipeline/s3-client.js';
 import { useFilesFunctionCredentials } from './iam/local-account.js';
-import { invokeFunctionAsync } from './executions.js';
+import { endWarmEnvironments, invokeFunctionAsync } from './executions.js';
 import { LOCAL_ACCESS_KEY, startS3Server } from './s3-server.js';
 import { seedSamples } from './s3-samples.js';
 import { filesTimeoutMs } from './stack-limits.js';
@@ -68,6 +68,7 @@ export async function startS3Service(context: { fail(error: Error): void }): Pro
     close: async () => {
       await sfn.close();
       await server.close();
+      await endWarmEnvironments();
     },
   };
 }

@@ -1,13 +1,13 @@
 // Files invocations as Lambda runs them: ended at the function's timeout, asynchronous ones
 // retried twice and then kept as the failed-events queue keeps them; and the function itself
 // stops with time left, so no invocation dies at its timeout with nothing said.
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localCredentials } from '../../functions/local/iam/local-account.js';
-import { invokeFunction, invokeFunctionAsync } from '../../functions/local/executions.js';
+import { endWarmEnvironments, invokeFunction, invokeFunctionAsync } from '../../functions/local/executions.js';
 import type { FailedEventRecord } from '../../functions/local/executions.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
 import { startTestS3 } from '../helpers/local-s3.js';
@@ -83,5 +83,42 @@ describe('an invocation that passes its timeout', () => {
       responsePayload: { errorType: 'Sandbox.Timedout' },
       requestPayload: event,
     });
+  });
+});
+
+describe('execution environments, as Lambda keeps them', () => {
+  // A function whose module counts its invocations: the count says which environment ran it.
+  let bundle: string;
+  beforeAll(() => {
+    bundle = path.join(mkdtempSync(path.join(os.tmpdir(), 'sudoku-warm-')), 'counter.mjs');
+    writeFileSync(
+      bundle,
+      'let n = 0;\nexport const handler = async (event, context) => event.hang ? new Promise(() => {}) : { n: ++n, left: context.getRemainingTimeInMillis() };\n',
+    );
+  });
+  afterAll(() => endWarmEnvironments());
+
+  const invoke = (event: object, env: Record<string, string> = {}) =>
+    invokeFunction(event, { timeoutMs: 2000, bundle, functionName: 'warm-test', env });
+
+  it('gives the next invocation the warm environment (its module state kept), each with its own deadline', async () => {
+    const first = await invoke({});
+    const second = await invoke({});
+    expect(first).toMatchObject({ ok: true, result: { n: 1 } });
+    expect(second).toMatchObject({ ok: true, result: { n: 2 } });
+    // The clock restarts per invocation: the second has nearly the whole timeout again.
+    expect((second as { result: { left: number } }).result.left).toBeGreaterThan(1500);
+  });
+
+  it('starts cold after a timeout (the environment is discarded) and for other settings', async () => {
+    await invoke({});
+    const timedOut = await invoke({ hang: true });
+    expect(timedOut).toMatchObject({ ok: false, errorType: 'Sandbox.Timedout', timedOut: true });
+    expect(await invoke({})).toMatchObject({ ok: true, result: { n: 1 } });
+    expect(await invoke({})).toMatchObject({ ok: true, result: { n: 2 } });
+    // Other environment variables are another function configuration: an environment of its own.
+    expect(await invoke({}, { SOME_SETTING: 'changed' })).toMatchObject({ ok: true, result: { n: 1 } });
+    await endWarmEnvironments();
+    expect(await invoke({})).toMatchObject({ ok: true, result: { n: 1 } });
   });
 });
