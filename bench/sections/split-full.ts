@@ -2,25 +2,27 @@
  * The split path at the range size the files function really plans, against one invocation on the
  * same file, in the same run (issue 22: "the cost per million puzzles must not grow"). The `split`
  * section cuts small files into 8 small ranges, where each range's fixed costs (a marker, a ranged
- * GET, a staging upload, a tally, and in a worker a fresh V8) weigh on few rows; this one solves
- * ranges of real size. `npm run bench -- split-full` runs it alone (about ten minutes on 2 cores;
- * a full `npm run bench` runs it too):
+ * GET, a staging upload, a tally, and in a worker a fresh V8) weigh on few rows; this one runs the
+ * function's own plan: the hand-over samples the file (range-sample.ts) and sizes its ranges from
+ * that rate, between the conservative plan and 8 times it (range-plan.ts, `sampledRangeBytes`).
+ * `npm run bench -- split-full` runs it alone (about ten minutes on 2 cores; a full `npm run bench`
+ * runs it too):
  *
  * - 17-clue `.txt` of 3,560,000 rows (291.9 MB: ../shared/puzzles/puzzles2_17_clue reshuffled and
- *   repeated, written to a temporary file, never into the project), split by the function's own
- *   plan at the default 900 s and one thread (`rangeBytesFor`, `planRanges`): 2 ranges of
- *   145,960,000 bytes, 1.78 million rows each;
- * - hardest `.txt` of 400,000 rows (puzzles6_forum_hardest_1106 repeated), in 2 ranges of
- *   200,000 rows (`rangeBytes`, as SUDOKU_RANGE_BYTES sets it), so the run stays minutes long.
+ *   repeated, written to a temporary file, never into the project), twice: at the default 900 s
+ *   (two conservative ranges of 146 MB; the sample makes it one), and at 60 s (the same plan
+ *   scaled down: a floor of 8.2 MB, a cap of 65.6 MB, so the sampled plan makes several ranges);
+ * - hardest `.txt` of 400,000 rows (puzzles6_forum_hardest_1106 repeated) at 60 s, so the run
+ *   stays minutes long.
  *
- * Each file is solved in rounds, single then split in process then split in one worker execution,
- * and the next round in the reverse order, so every path sees the same load drift. The compute
- * cost is Lambda's: GB-s, proportional to the billed duration of every invocation, so the split's
- * is the sum of its invocations (the hand-over, each range, the finish) against the single
- * invocation's. S3 requests are counted per command on the in-process runs (a worker has its own
- * client). Every output is checked byte-identical (SHA-256) to the first single run's, and its
- * report's counts equal; each output is deleted once checked, and the temporary directory (the
- * puzzle file and the local S3 server's) is removed at the end.
+ * Each file is solved in rounds, single then split in process, and the next round in the reverse
+ * order, so both paths see the same load drift. The compute cost is Lambda's: GB-s, proportional
+ * to the billed duration of every invocation, so the split's is the sum of its invocations (the
+ * hand-over with its sample, each range, the finish) against the single invocation's; S3 requests
+ * are counted per command and Step Functions transitions per range. Every output is checked
+ * byte-identical (SHA-256) to the first single run's, and its report's counts equal; each output is
+ * deleted once checked, and the temporary directory (the puzzle file and the local S3 server's) is
+ * removed at the end. The projection sizes a billion-row file's ranges at 900 s by the sample rate.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
@@ -31,8 +33,9 @@ import path from 'node:path';
 import { SOLVER_THREADS_ENV } from '../../functions/contract/service-layout.js';
 import { startS3Server } from '../../functions/local/s3-server.js';
 import { logger } from '../../functions/observability/powertools.js';
-import { rangeBytesFor } from '../../functions/pipeline/index.js';
-import { SHORTEST_ROW_BYTES } from '../../functions/pipeline/range-plan.js';
+import type { RangeSizing } from '../../functions/contract/large-files.js';
+import { planRanges, rangeBytesFor } from '../../functions/pipeline/index.js';
+import { type RangePlanSettings, SHORTEST_ROW_BYTES, sampledRangeBytes } from '../../functions/pipeline/range-plan.js';
 import { clientFor } from '../../test/helpers/local-s3.js';
 import { readPuzzleSet } from '../../test/helpers/puzzle-sets.js';
 import { writePuzzleFile } from './s3.js';
@@ -41,18 +44,18 @@ import {
   BUCKET,
   FILES_GB,
   fmt,
-  inExecutions,
   inProcess,
   keysFor,
   PLAN,
-  project,
   solveSingle,
   solveSplit,
   sum,
 } from './split.js';
 
-/** One range as the function plans it: 900 s, one thread, a .txt (145,960,000 bytes). */
+/** The conservative range at 900 s, one thread, a .txt (145,960,000 bytes): the floor of the sampled plan. */
 const FULL_RANGE_BYTES = rangeBytesFor({ format: 'txt', gzip: false }, false, PLAN);
+/** A 60 s function: the same sampled plan scaled down (a floor of 8.2 MB, a cap of 65.6 MB), so files of minutes make several ranges. */
+const SHORT_PLAN: RangePlanSettings = { timeoutSeconds: 60, threads: 1 };
 /** Rounds per file: each path once per round, the order reversed every other round. */
 const ROUNDS = 2;
 
@@ -60,22 +63,23 @@ interface FullCase {
   set: string;
   label: string;
   rows: number;
-  /** The range size: undefined is the function's own plan. */
-  rangeBytes?: number;
+  /** The plan the split path runs (no SUDOKU_RANGE_BYTES: the hand-over samples the file). */
+  plan: RangePlanSettings;
 }
 
 const CASES: FullCase[] = [
-  { set: 'puzzles2_17_clue', label: '17-clue', rows: (2 * FULL_RANGE_BYTES) / SHORTEST_ROW_BYTES },
+  { set: 'puzzles2_17_clue', label: '17-clue', rows: (2 * FULL_RANGE_BYTES) / SHORTEST_ROW_BYTES, plan: PLAN },
   {
-    set: 'puzzles6_forum_hardest_1106',
-    label: 'hardest',
-    rows: 400_000,
-    rangeBytes: 200_000 * SHORTEST_ROW_BYTES,
+    set: 'puzzles2_17_clue',
+    label: '17-clue, 60 s',
+    rows: (2 * FULL_RANGE_BYTES) / SHORTEST_ROW_BYTES,
+    plan: SHORT_PLAN,
   },
+  { set: 'puzzles6_forum_hardest_1106', label: 'hardest, 60 s', rows: 400_000, plan: SHORT_PLAN },
 ];
 
-type PathName = 'single' | 'split, in process' | 'split, 1 execution';
-const PATHS: readonly PathName[] = ['single', 'split, in process', 'split, 1 execution'];
+type PathName = 'single' | 'split, in process';
+const PATHS: readonly PathName[] = ['single', 'split, in process'];
 
 /** S3's request classes as billed (S3 Standard, us-east-1): PUT, COPY, POST, LIST; GET and the rest; DELETE free. */
 const PUT_CLASS = new Set([
@@ -89,6 +93,10 @@ const PUT_CLASS = new Set([
 const FREE = new Set(['DeleteObject', 'DeleteObjects', 'AbortMultipartUpload']);
 const S3_PUT_PER_1000 = 0.005;
 const S3_GET_PER_1000 = 0.0004;
+/** Step Functions Standard: $0.025 per 1,000 state transitions; about 3 per range and 10 per file (docs/files.md). */
+const SFN_TRANSITION = 0.000025;
+const SFN_PER_RANGE = 3;
+const SFN_PER_FILE = 10;
 
 /** The client, counting every command it sends by name. */
 function counting(client: S3Client, counts: Map<string, number>): S3Client {
@@ -120,6 +128,9 @@ interface PathRun {
   invocations: number;
   parts: number;
   s3?: Map<string, number>;
+  /** The split's plan: how its range size was chosen, and the sample's rates. */
+  rangeBytes?: number;
+  sizing?: RangeSizing;
 }
 
 const requestsOf = (s3: ReadonlyMap<string, number>) => {
@@ -201,10 +212,8 @@ export async function run(): Promise<void> {
               s3,
             };
           } else {
-            const executions = which === 'split, 1 execution';
-            const counted = executions ? client : counting(client, s3);
-            const invoke = executions ? inExecutions(server.endpoint) : inProcess(counted);
-            const split = await solveSplit(counted, name, c.rangeBytes, 1, invoke, splitRun++, client);
+            const counted = counting(client, s3);
+            const split = await solveSplit(counted, name, undefined, 1, inProcess(counted), splitRun++, client, c.plan);
             ({ output, outputKey } = split);
             counts = JSON.stringify(split.report.counts);
             const { ranges, invocations, parts } = split.report.split!;
@@ -221,7 +230,9 @@ export async function run(): Promise<void> {
               ranges,
               invocations,
               parts,
-              ...(executions ? {} : { s3 }),
+              s3,
+              rangeBytes: split.job.rangeBytes,
+              ...(split.job.sizing ? { sizing: split.job.sizing } : {}),
             };
           }
           reference ??= { ...output, counts };
@@ -246,76 +257,134 @@ export async function run(): Promise<void> {
   report(runs, sizes);
 }
 
+/** A plan's range sizes: the conservative floor and the cap. */
+const bounds = (plan: RangePlanSettings) => sampledRangeBytes({ format: 'txt', gzip: false }, false, plan, 0);
+
 function report(runs: ReadonlyMap<string, PathRun[]>, sizes: ReadonlyMap<string, number>): void {
   console.log(
-    'One solver thread per invocation (the files function at 1,769 MB has one vCPU). Rows/s: from the first call to the ' +
-      'report. Billed s: the sum of the invocations (single: the one; split: the hand-over, every range, the finish), ' +
-      "what Lambda bills in GB-s. Per-range rows/s: the ranges' rows over their invocations' time. CPU s: this " +
-      "process's (not the local S3 server's). Every output was checked byte-identical to the first single run's.\n",
+    'One solver thread per invocation (the files function at 1,769 MB has one vCPU). The split path runs the ' +
+      "function's own plan: the hand-over samples the file (range-sample.ts) and sizes its ranges between the " +
+      'conservative plan and 8 times it. Rows/s: from the first call to the report. Billed s: the sum of the ' +
+      'invocations (single: the one; split: the hand-over with its sample, every range, the finish). Every output ' +
+      "was checked byte-identical to the first single run's.\n",
   );
   console.log(
-    '| file | round | path | rows/s | invocations | per-range rows/s | hand-over ms | finish ms | billed s | split / single billed | CPU s | split / single CPU |',
+    '| file | plan | round | path | rows/s | ranges | range MB (x floor) | sample rows/s | hand-over ms | finish ms | billed s | split / single billed |',
   );
-  console.log('| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  console.log('| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   const summary: string[] = [];
-  const measured = new Map<string, { perRange: number; single: number }>();
+  const measured = new Map<string, { perRange: number; single: number; sampleBytesPerSecond: number }>();
   for (const c of CASES) {
     const done = runs.get(c.label) ?? [];
     const size = sizes.get(c.label) ?? 0;
-    const label = `${c.label} .txt, ${fmt(c.rows)} rows (${(size / 1e6).toFixed(1)} MB), ${done.find((r) => r.ranges > 1)?.ranges ?? '?'} ranges of ${(
-      (c.rangeBytes ?? FULL_RANGE_BYTES) / 1e6
-    ).toFixed(2)} MB`;
+    const { planBytes } = bounds(c.plan);
+    const label = `${c.label} .txt, ${fmt(c.rows)} rows (${(size / 1e6).toFixed(1)} MB)`;
     for (const r of done) {
       const single = done.find((s) => s.round === r.round && s.path === 'single')!;
-      const perRange = r.rangeMs.length ? sum(r.rangeRows) / (sum(r.rangeMs) / 1000) : 0;
-      const ratio = (a: number, b: number) => (r.path === 'single' ? '1.000' : (a / b).toFixed(3));
+      const split = r.path !== 'single';
+      const sample = r.sizing?.sample;
       console.log(
-        `| ${label} | ${r.round} | ${r.path} | ${fmt(c.rows / r.seconds)} | ${r.invocations} | ${perRange ? fmt(perRange) : ''} | ${r.path === 'single' ? '' : fmt(r.handOverMs)} | ${r.path === 'single' ? '' : fmt(r.finishMs)} | ${billed(r).toFixed(2)} | ${ratio(billed(r), billed(single))} | ${r.cpuSeconds.toFixed(2)} | ${ratio(r.cpuSeconds, single.cpuSeconds)} |`,
+        `| ${label} | ${c.plan.timeoutSeconds} s | ${r.round} | ${r.path} | ${fmt(c.rows / r.seconds)} | ${split ? r.ranges : ''} | ${
+          split
+            ? `${((r.rangeBytes ?? 0) / 1e6).toFixed(1)} (x${((r.rangeBytes ?? 0) / planBytes).toFixed(2)}, ${r.sizing?.by})`
+            : ''
+        } | ${sample ? fmt(sample.rowsPerSecond) : ''} | ${split ? fmt(r.handOverMs) : ''} | ${split ? fmt(r.finishMs) : ''} | ${billed(r).toFixed(2)} | ${
+          split ? (billed(r) / billed(single)).toFixed(3) : '1.000'
+        } |`,
       );
     }
     // Over the rounds: the billed seconds summed per path, so a slow round weighs as it took.
     const total = (which: PathName, of: (r: PathRun) => number) => sum(done.filter((r) => r.path === which).map(of));
     const singleBilled = total('single', billed);
     const singleRows = total('single', () => c.rows);
+    const costs = new Map<PathName, number>();
     for (const which of PATHS) {
       const rows = total(which, () => c.rows);
       const billedSeconds = total(which, billed);
-      const dollars = perMillion(billedSeconds * FILES_GB * ARM64_GB_SECOND, rows);
-      const s3 = done.find((r) => r.path === which && r.s3)?.s3;
-      const requests = s3 ? requestsOf(s3) : undefined;
+      const lambda = perMillion(billedSeconds * FILES_GB * ARM64_GB_SECOND, rows);
+      const first = done.find((r) => r.path === which && r.s3);
+      const requests = first?.s3 ? requestsOf(first.s3) : undefined;
       const s3Dollars = requests
         ? perMillion((requests.put * S3_PUT_PER_1000 + requests.get * S3_GET_PER_1000) / 1000, c.rows)
-        : undefined;
+        : 0;
+      const sfn =
+        which === 'single'
+          ? 0
+          : perMillion((SFN_PER_FILE + SFN_PER_RANGE * (first?.ranges ?? 0)) * SFN_TRANSITION, c.rows);
+      const all = lambda + s3Dollars + sfn;
+      costs.set(which, all);
       const rangeRows = total(which, (r) => sum(r.rangeRows));
       const rangeSeconds = total(which, (r) => sum(r.rangeMs) / 1000);
-      if (which === 'split, in process' && rangeSeconds > 0)
-        measured.set(c.label, { perRange: rangeRows / rangeSeconds, single: singleRows / singleBilled });
+      const sample = first?.sizing?.sample;
+      if (which !== 'single' && rangeSeconds > 0 && sample)
+        measured.set(c.label, {
+          perRange: rangeRows / rangeSeconds,
+          single: singleRows / singleBilled,
+          sampleBytesPerSecond: sample.bytesPerSecond,
+        });
+      const unit = singleBilled / singleRows;
       summary.push(
-        `| ${c.label} | ${which} | ${fmt(rows / billedSeconds)} | ${(billedSeconds / rows / (singleBilled / singleRows)).toFixed(3)} | ${
+        `| ${c.label} | ${which} | ${which === 'single' ? '' : first?.ranges} | ${fmt(rows / billedSeconds)} | ${(billedSeconds / rows / unit).toFixed(3)} | ${
           which === 'single'
             ? ''
-            : `${(rangeSeconds / rows / (singleBilled / singleRows)).toFixed(3)} + ${(total(which, (r) => r.finishMs + r.handOverMs) / 1000 / rows / (singleBilled / singleRows)).toFixed(3)}`
-        } | ${dollars.toFixed(6)} | ${
-          requests
-            ? `${requests.put} PUT-class, ${requests.get} GET-class, ${requests.free} free (${[...s3!]
-                .sort()
-                .map(([n, k]) => `${n} ${k}`)
-                .join(', ')})`
-            : '(in a worker: not counted)'
-        } | ${s3Dollars === undefined ? '' : s3Dollars.toFixed(6)} |`,
+            : `${(rangeSeconds / rows / unit).toFixed(3)} + ${(total(which, (r) => r.finishMs + r.handOverMs) / 1000 / rows / unit).toFixed(3)}`
+        } | ${lambda.toFixed(6)} | ${requests ? `${requests.put} PUT, ${requests.get} GET` : ''} | ${s3Dollars.toFixed(6)} | ${sfn.toFixed(6)} | ${all.toFixed(6)} | ${(all / costs.get('single')!).toFixed(3)} |`,
       );
     }
   }
   console.log(
-    '\nOver both rounds: rows per billed second, the compute cost against the single path, Lambda arm64 $ per million rows ' +
-      '(1,769 MB, $0.0000133334 per GB-s), and the S3 requests of one run (in process) with their $ per million rows ' +
-      '(PUT-class $0.005, GET-class $0.0004 per 1,000).\n',
+    '\nOver both rounds: rows per billed second, the compute against the single path, and $ per million rows: Lambda arm64 ' +
+      '(1,769 MB, $0.0000133334 per GB-s), S3 requests of one run (PUT-class $0.005, GET-class $0.0004 per 1,000), ' +
+      'Step Functions (3 transitions per range and 10 per file, $0.025 per 1,000), and all of it.\n',
   );
   console.log(
-    '| set | path | rows per billed s | compute split / single | of which: ranges + hand-over and finish | Lambda arm64 $ per million | S3 requests, one run | S3 $ per million |',
+    '| set | path | ranges | rows per billed s | compute split / single | of which: ranges + hand-over and finish | Lambda $/M | S3 requests | S3 $/M | Step Functions $/M | all $/M | all split / single |',
   );
-  console.log('| --- | --- | ---: | ---: | ---: | ---: | --- | ---: |');
+  console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |');
   for (const row of summary) console.log(row);
   console.log(`\nPeak RSS of this process: ${fmt(process.resourceUsage().maxRSS / 1024)} MB.`);
-  project(measured);
+  projectSampled(measured);
+}
+
+/**
+ * One file of a billion rows (82 GB of .txt) at the default 900 s, its ranges sized by the sample
+ * rate measured above: how many ranges, the wall time in waves of the map's concurrency at the
+ * per-range rate measured, and $ per million rows single (one invocation's rate, as if it could)
+ * against split (the ranges' compute plus, per range, 3 Step Functions transitions and its fixed S3
+ * requests: a marker, a ranged GET, a staging upload's create and complete, a tally PUT and GET,
+ * one UploadPartCopy; the UploadParts follow the bytes and are the single path's too).
+ */
+function projectSampled(
+  measured: ReadonlyMap<string, { perRange: number; single: number; sampleBytesPerSecond: number }>,
+) {
+  const rows = 1e9;
+  const size = rows * SHORTEST_ROW_BYTES;
+  const txt = { format: 'txt', gzip: false } as const;
+  const perRangeFixed = SFN_PER_RANGE * SFN_TRANSITION + (5 * S3_PUT_PER_1000 + 2 * S3_GET_PER_1000) / 1000;
+  console.log(
+    `\nProjected: ${fmt(rows)} rows (${(size / 1e9).toFixed(0)} GB) at 900 s, one thread, the ranges sized by the sample ` +
+      `rate above (the conservative plan: ${fmt(planRanges(size, FULL_RANGE_BYTES).ranges)} ranges of ${(FULL_RANGE_BYTES / 1e6).toFixed(0)} MB). ` +
+      `Fixed cost per range: $${perRangeFixed.toFixed(7)}.\n`,
+  );
+  console.log(
+    '| set | sample MB/s | range MB (x floor) | ranges | one range | 30 at once | 100 at once | 1,000 at once | single $/M | split $/M | split / single | conservative plan: split / single |',
+  );
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  const clock = (seconds: number) => (seconds < 120 ? `${seconds.toFixed(0)} s` : `${(seconds / 60).toFixed(1)} min`);
+  for (const [set, { perRange, single, sampleBytesPerSecond }] of measured) {
+    const { rangeBytes, ranges } = planRanges(
+      size,
+      sampledRangeBytes(txt, false, PLAN, sampleBytesPerSecond).rangeBytes,
+    );
+    const range = rangeBytes / SHORTEST_ROW_BYTES / perRange;
+    const waves = (concurrency: number) => clock(Math.ceil(ranges / concurrency) * range);
+    const computeOf = (rate: number) => (1e6 / rate) * FILES_GB * ARM64_GB_SECOND;
+    const singleDollars = computeOf(single);
+    const splitAt = (n: number) =>
+      computeOf(perRange) + ((n * perRangeFixed + SFN_PER_FILE * SFN_TRANSITION) * 1e6) / rows;
+    const conservative = planRanges(size, FULL_RANGE_BYTES).ranges;
+    console.log(
+      `| ${set} | ${(sampleBytesPerSecond / 1e6).toFixed(2)} | ${(rangeBytes / 1e6).toFixed(0)} (x${(rangeBytes / FULL_RANGE_BYTES).toFixed(2)}) | ${fmt(ranges)} | ${clock(range)} | ${waves(30)} | ${waves(100)} | ${waves(1000)} | ${singleDollars.toFixed(6)} | ${splitAt(ranges).toFixed(6)} | ${(splitAt(ranges) / singleDollars).toFixed(3)} | ${(splitAt(conservative) / singleDollars).toFixed(3)} |`,
+    );
+  }
 }

@@ -205,6 +205,7 @@ export async function solveSplit(
   invoke: StepInvoker,
   run: number,
   reader: S3Client = client,
+  plan: RangePlanSettings = PLAN,
 ) {
   const keys = keysFor(`split-${run}`, name);
   const jobs: LargeFileJob[] = [];
@@ -215,7 +216,7 @@ export async function solveSplit(
     client,
     bucket: BUCKET,
     ...keys,
-    ranges: rangeBytes === undefined ? PLAN : { ...PLAN, rangeBytes },
+    ranges: rangeBytes === undefined ? plan : { ...plan, rangeBytes },
     startLargeFile: async (id, job) => {
       jobs.push(job);
       return { started: true, executionArn: `local:${id}` };
@@ -243,9 +244,10 @@ export async function solveSplit(
     report,
     times,
     handOverMs,
+    job: jobs[0],
     outputKey: keys.outputKey,
     output: await objectHash(reader, keys.outputKey),
-  } satisfies SplitRun & { outputKey: string };
+  } satisfies SplitRun & { outputKey: string; job: LargeFileJob };
 }
 
 export const fmt = (n: number) => Math.round(n).toLocaleString('en-US');

@@ -67,6 +67,22 @@ export interface LargeFileFormat {
   gzip: boolean;
 }
 
+/**
+ * How a job's range size was chosen (docs/files.md, "The plan"): `fixed` by SUDOKU_RANGE_BYTES (no
+ * sample); `sample` from the rate measured on the file's first rows, between the conservative plan
+ * (`planBytes`, the floor) and `maxBytes` (the cap); `plan` the conservative plan itself, when no
+ * sample could be taken (no time left, a read error, no row in it).
+ */
+export interface RangeSizing {
+  by: 'fixed' | 'plan' | 'sample';
+  /** The conservative plan's range size (rangeBytesFor): never less. */
+  planBytes: number;
+  /** The most a range may hold (RANGE_SAMPLE.maxScale x planBytes). */
+  maxBytes: number;
+  /** The sample solved from the start of the file, on one solver thread, as a range solves it. */
+  sample?: { rows: number; bytes: number; ms: number; rowsPerSecond: number; bytesPerSecond: number };
+}
+
 /** Everything every step needs; the state machine's execution input is `{ job }`. */
 export interface LargeFileJob {
   bucket: string;
@@ -85,6 +101,8 @@ export interface LargeFileJob {
   grade: boolean;
   rangeBytes: number;
   ranges: number;
+  /** How `rangeBytes` was chosen (absent in jobs planned before the sample: the conservative plan). */
+  sizing?: RangeSizing;
   /** `staging/<jobId>/`: the job's work objects, removed when it ends. */
   stagingPrefix: string;
   /** The solve map's items, a JSON array of RangeItem. */

@@ -192,8 +192,7 @@ export async function finishLargeFile(job: LargeFileJob, options: FinishOptions)
       failuresTotal: tallies.reduce((n, t) => n + t.failuresTotal, 0),
       puzzlesPerSecond: base.durationMs > 0 ? Math.round((counts.rows * 1000) / base.durationMs) : 0,
       split: {
-        ranges: job.ranges,
-        rangeBytes: job.rangeBytes,
+        ...splitPlan(job),
         redone,
         invocations: invocations + (redone > 0 ? 3 : 2),
         parts,
@@ -218,6 +217,17 @@ export async function finishLargeFile(job: LargeFileJob, options: FinishOptions)
   }
   await removeStaging(client, job);
   return { outcome: 'solved' };
+}
+
+/** The report's account of the plan: how many ranges of what size, and how the size was chosen. */
+function splitPlan(job: LargeFileJob) {
+  const sampled = job.sizing?.sample?.rowsPerSecond;
+  return {
+    ranges: job.ranges,
+    rangeBytes: job.rangeBytes,
+    sizedBy: job.sizing?.by ?? 'plan',
+    ...(sampled === undefined ? {} : { sampleRowsPerSecond: sampled }),
+  };
 }
 
 /** The fail step: a job that cannot finish gets a `failed` report saying why (unless its source was replaced). */
@@ -245,7 +255,7 @@ export async function failLargeFile(
     failures: [],
     failuresTotal: 0,
     puzzlesPerSecond: 0,
-    split: { ranges: job.ranges, rangeBytes: job.rangeBytes, redone: 0, invocations: 0, parts: 0 },
+    split: { ...splitPlan(job), redone: 0, invocations: 0, parts: 0 },
   };
   try {
     if (error.Error === 'SourceChangedError') throw new SourceChangedError(job.sourceKey);

@@ -1,7 +1,8 @@
 /**
  * Handing a file too large for one invocation to the large-file state machine: check what can be
  * checked before cutting (a .csv's header), inflate a .gz into a staging copy (gzip cannot be
- * cut by bytes), plan the ranges, write them as the solve map's manifest and start the job.
+ * cut by bytes), size the ranges from a sample of the file solved here (range-sample.ts), write
+ * them as the solve map's manifest and start the job.
  */
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -17,11 +18,18 @@ import {
   readCsvHeaderLines,
   splitLines,
 } from '../formats/index.js';
-import { type LargeFileJob, largeFileJobId, type RangeItem, stagingPrefixFor } from '../contract/large-files.js';
+import {
+  type LargeFileJob,
+  largeFileJobId,
+  type RangeItem,
+  type RangeSizing,
+  stagingPrefixFor,
+} from '../contract/large-files.js';
 import { ServiceError } from '../contract/service-error.js';
 import { logger } from '../observability/powertools.js';
 import { abortUpload, bareETag, type ExistingOutputs, isNotFound, readJson } from './object-versions.js';
-import { planRanges, rangeBytesFor, type RangePlanSettings } from './range-plan.js';
+import { planRanges, type RangePlanSettings, rangeBytesFor, sampledRangeBytes } from './range-plan.js';
+import { sampleSolveRate } from './range-sample.js';
 import type { LargeFileStarter } from './large-file-starter.js';
 import { byteCounter, stopBeforeTimeout, TimeLimitError } from './time-limit.js';
 
@@ -142,6 +150,44 @@ async function readJob(client: S3Client, bucket: string, key: string): Promise<L
   }
 }
 
+/**
+ * The range size: SUDOKU_RANGE_BYTES exactly when set (no sample); else what the rate measured on
+ * the file's first rows solves in half an invocation, between the conservative plan and its cap.
+ * A sample that cannot be taken (no time, a read error) leaves the conservative plan.
+ */
+async function sizeRanges(
+  options: HandOverOptions,
+  key: string,
+  eTag: string,
+  size: number,
+): Promise<{ rangeBytes: number; sizing: RangeSizing }> {
+  const { kind, grade, plan } = options;
+  if (plan.rangeBytes !== undefined) {
+    const rangeBytes = rangeBytesFor(kind, grade, plan);
+    return { rangeBytes, sizing: { by: 'fixed', planBytes: rangeBytes, maxBytes: rangeBytes } };
+  }
+  const conservative = sampledRangeBytes(kind, grade, plan, 0);
+  const bounds = { planBytes: conservative.planBytes, maxBytes: conservative.maxBytes };
+  let sample: RangeSizing['sample'];
+  try {
+    sample = await sampleSolveRate({
+      read: () => readFrom(options.client, options.bucket, key, eTag),
+      size,
+      kind,
+      grade,
+      ...(options.timeLeftMs ? { timeLeftMs: options.timeLeftMs } : {}),
+    });
+  } catch (error) {
+    logger.warn('The sample of the file could not be solved: ranges of the conservative plan', {
+      sourceKey: options.sourceKey,
+      error: (error as Error).message,
+    });
+  }
+  if (!sample) return { rangeBytes: conservative.planBytes, sizing: { by: 'plan', ...bounds } };
+  const { rangeBytes } = sampledRangeBytes(kind, grade, plan, sample.bytesPerSecond);
+  return { rangeBytes, sizing: { by: 'sample', ...bounds, sample } };
+}
+
 /** Plans the file's ranges, writes the manifest and starts its job (or finds it started). */
 export async function handOverToRanges(options: HandOverOptions): Promise<HandOverResult> {
   const { client, bucket, kind } = options;
@@ -171,7 +217,8 @@ export async function handOverToRanges(options: HandOverOptions): Promise<HandOv
     if (error instanceof TimeLimitError) return { status: 'failed', error };
     throw error;
   }
-  const { rangeBytes, ranges } = planRanges(size, rangeBytesFor(kind, options.grade, options.plan));
+  const sizing = await sizeRanges(options, readKey, readETag, size);
+  const { rangeBytes, ranges } = planRanges(size, sizing.rangeBytes);
   const items: RangeItem[] = Array.from({ length: ranges }, (_, index) => ({
     index,
     start: index * rangeBytes,
@@ -199,6 +246,7 @@ export async function handOverToRanges(options: HandOverOptions): Promise<HandOv
     grade: options.grade,
     rangeBytes,
     ranges,
+    sizing: sizing.sizing,
     stagingPrefix,
     manifestKey,
     ...(options.existing.output?.ETag ? { outputETag: options.existing.output.ETag } : {}),
@@ -216,7 +264,16 @@ export async function handOverToRanges(options: HandOverOptions): Promise<HandOv
   const outcome = await start(jobId, job);
   logger.info(
     outcome.started ? 'File too large for one invocation: solved in ranges' : 'File already being solved in ranges',
-    { bucket, sourceKey: options.sourceKey, eTag: options.eTag, size, ranges, rangeBytes, jobId },
+    {
+      bucket,
+      sourceKey: options.sourceKey,
+      eTag: options.eTag,
+      size,
+      ranges,
+      rangeBytes,
+      sizing: sizing.sizing,
+      jobId,
+    },
   );
   return { status: 'handed-over', job, started: outcome.started };
 }

@@ -9,6 +9,12 @@
  * bytes: 81 cells and a line end), so a file of easy puzzles or long rows is only planned in more
  * ranges than it needs, never fewer. Rows of .txt and .jsonl are solved on every thread the
  * function has; a .csv on one.
+ *
+ * That decides only WHETHER a file is split (the single path cannot hand over, so it must be sure).
+ * Once it is split, the hand-over measures the file itself (range-sample.ts) and sizes the ranges
+ * by what that rate solves in the same half of the usable time (`sampledRangeBytes`): never below
+ * the conservative size, at most RANGE_SAMPLE.maxScale times it. A range slower than its sample
+ * hands the rest over (solve-range.ts), so a wrong sample costs invocations, never rows.
  */
 import type { FileKind } from '../formats/index.js';
 import { FILES_TIMEOUT_ENV } from '../contract/large-files.js';
@@ -25,6 +31,15 @@ export const MAX_RANGES = 10_000;
 export const MAX_GZIP_EXPANSION = 1_032;
 /** An environment override of the range size in bytes (tests and trials: any file over it is split). */
 export const RANGE_BYTES_ENV = 'SUDOKU_RANGE_BYTES';
+
+/**
+ * The sample the hand-over solves from the start of the file, whichever limit comes first, and the
+ * cap on the range it sizes. 8x the conservative size (1.17 GB, 14.2 million of the shortest rows
+ * at 900 s) bounds what one failed row costs (its range is solved twice: at most ~65 s of 17-clue
+ * rows at ~220,000 rows/s) and a range's wall time, and already takes the orchestration of easy
+ * files (Step Functions, S3, the finish's copy per range) to an eighth (docs/files.md).
+ */
+export const RANGE_SAMPLE = { maxBytes: 2 * 1024 * 1024, maxMs: 300, maxScale: 8 } as const;
 
 export interface RangePlanSettings {
   /** The function's timeout in seconds. */
@@ -54,11 +69,36 @@ export function rangePlanSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): 
  */
 export function rangeBytesFor(kind: FileKind, grade: boolean, settings: RangePlanSettings): number {
   if (settings.rangeBytes !== undefined) return settings.rangeBytes;
+  const rate = (grade ? PLANNING_ROWS_PER_SECOND.graded : PLANNING_ROWS_PER_SECOND.solved) * threadsFor(kind, settings);
+  return Math.floor((rate * usableSeconds(settings) * SHORTEST_ROW_BYTES) / 2);
+}
+
+/** An invocation's usable seconds: its timeout less the margin kept for stopping. */
+export function usableSeconds(settings: RangePlanSettings): number {
   const timeoutMs = settings.timeoutSeconds * 1000;
-  const usableSeconds = (timeoutMs - timeMarginMs(timeoutMs)) / 1000;
-  const threads = kind.format === 'csv' ? 1 : Math.max(1, settings.threads);
-  const rate = (grade ? PLANNING_ROWS_PER_SECOND.graded : PLANNING_ROWS_PER_SECOND.solved) * threads;
-  return Math.floor((rate * usableSeconds * SHORTEST_ROW_BYTES) / 2);
+  return (timeoutMs - timeMarginMs(timeoutMs)) / 1000;
+}
+
+const threadsFor = (kind: FileKind, settings: RangePlanSettings) =>
+  kind.format === 'csv' ? 1 : Math.max(1, settings.threads);
+
+/**
+ * The range size from a measured rate (bytes per second on one thread): what it solves in half the
+ * usable time on the threads a range has, never below the conservative plan, at most
+ * RANGE_SAMPLE.maxScale times it.
+ */
+export function sampledRangeBytes(
+  kind: FileKind,
+  grade: boolean,
+  settings: RangePlanSettings,
+  bytesPerSecond: number,
+): { rangeBytes: number; planBytes: number; maxBytes: number } {
+  const planBytes = rangeBytesFor(kind, grade, { ...settings, rangeBytes: undefined });
+  const maxBytes = planBytes * RANGE_SAMPLE.maxScale;
+  const measured = Number.isFinite(bytesPerSecond)
+    ? Math.floor((bytesPerSecond * threadsFor(kind, settings) * usableSeconds(settings)) / 2)
+    : maxBytes;
+  return { rangeBytes: Math.min(maxBytes, Math.max(planBytes, measured)), planBytes, maxBytes };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { RangeSizing } from '../contract/large-files.js';
 import type { FileKind, FileTally, RowCounts, RowFailure, RowProblem, RowStatus } from '../formats/index.js';
 import type { FormatErrorCode } from '../formats/index.js';
 import { emptyRowCounts } from '../formats/index.js';
@@ -38,9 +39,19 @@ export interface FileReport {
    * A file too large for one invocation, solved in ranges (docs/files.md): how many ranges of how
    * many bytes, how many were solved a second time knowing where they start, the function
    * invocations it took (every range attempt, the hand-over and the finish steps), and the parts
-   * of the output's one multipart upload.
+   * of the output's one multipart upload. `sizedBy`: how `rangeBytes` was chosen (`sample`: from
+   * the rate measured on the file's first rows, `sampleRowsPerSecond`, between the conservative
+   * plan and 8 times it; `plan`: the conservative plan, no sample taken; `fixed`: SUDOKU_RANGE_BYTES).
    */
-  split?: { ranges: number; rangeBytes: number; redone: number; invocations: number; parts: number };
+  split?: {
+    ranges: number;
+    rangeBytes: number;
+    sizedBy: RangeSizing['by'];
+    sampleRowsPerSecond?: number;
+    redone: number;
+    invocations: number;
+    parts: number;
+  };
 }
 
 /** Row counts of a report; a rejected file's also say how far reading got before the error. */

@@ -16,6 +16,7 @@ import {
   startStackStepFunctions,
   useLocalStepFunctions,
 } from '../../functions/local/step-functions-server.js';
+import { RANGE_BYTES_ENV, rangeBytesFor } from '../../functions/pipeline/range-plan.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
 import { startTestS3, type TestS3 } from '../helpers/local-s3.js';
 import { startS3Proxy, type S3Proxy } from '../helpers/s3-proxy.js';
@@ -23,7 +24,15 @@ import { isSolutionOf } from '../helpers/sudoku-rules.js';
 
 const TIMEOUT_MS = 6000;
 const hardest = readPuzzleSet('puzzles6_forum_hardest_1106');
-/** About 0.9 MB: more than one range at a 6 s timeout (the plan's range is ~0.7 MB then). */
+/**
+ * About 0.9 MB: more than one range at a 6 s timeout, in ranges of the conservative plan's size
+ * (~0.7 MB then), set as SUDOKU_RANGE_BYTES: a sample of these rows would size them 2-3 times
+ * larger, one range (test/pipeline/range-sizing.test.ts tests the sample; this file the executions).
+ */
+const RANGE_BYTES = rangeBytesFor({ format: 'txt', gzip: false }, false, {
+  timeoutSeconds: TIMEOUT_MS / 1000,
+  threads: 1,
+});
 const lines = Array.from({ length: 30 }, () => hardest).flat();
 const body = `${lines.join('\n')}\n`;
 
@@ -42,6 +51,7 @@ beforeAll(async () => {
     FILES_TIMEOUT_ENV,
     LARGE_FILE_STATE_MACHINE_ENV,
     LOCAL_SFN_ENDPOINT_ENV,
+    RANGE_BYTES_ENV,
   ])
     saved[name] = process.env[name];
   // What the executions read (a worker thread takes the environment at its start).
@@ -50,6 +60,7 @@ beforeAll(async () => {
     S3_ENDPOINT: proxy.endpoint,
     S3_ACCESS_KEY_ID: accessKeyId,
     S3_SECRET_ACCESS_KEY: secretAccessKey,
+    [RANGE_BYTES_ENV]: String(RANGE_BYTES),
   });
   useLocalStepFunctions(process.env, sfn, TIMEOUT_MS);
 });
