@@ -403,6 +403,13 @@ export const openApiDocument = {
           allow: { type: 'array', items: { type: 'string' }, description: 'Accepted methods (405).' },
           accept: { type: 'array', items: { type: 'string' }, description: 'Accepted media types (415).' },
           parameter: { type: 'string', description: 'The query parameter at fault (400 invalid-parameter).' },
+          position: {
+            type: 'integer',
+            minimum: 1,
+            description: 'The character (1-based) where a malformed body stops being JSON (400 malformed-json).',
+          },
+          line: { type: 'integer', minimum: 1, description: 'Its line (1-based).' },
+          column: { type: 'integer', minimum: 1, description: 'Its column (1-based).' },
           requestId: { type: 'string', description: 'The request id in the logs.' },
         },
       },

@@ -54,6 +54,10 @@ export class ClientError extends ServiceError<ProblemTypeName> {
       allow?: string[];
       accept?: string[];
       parameter?: string;
+      /** Where a malformed body stops being JSON (400 malformed-json). */
+      position?: number;
+      line?: number;
+      column?: number;
     } = {},
   ) {
     super(problemType, detail);
