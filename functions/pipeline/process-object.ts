@@ -271,17 +271,11 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
   const isConflict = (error: unknown): boolean => error instanceof SourceChangedError || isPreconditionFailed(error);
 
   const plan = options.ranges ?? rangePlanSettingsFromEnv();
+  const handOver = (fileKind: FileKind) =>
+    handOverToRanges({ ...options, kind: fileKind, eTag, size: head.ContentLength ?? 0, grade, existing, plan });
   if (kind && needsRanges(head.ContentLength ?? 0, kind, grade, plan)) {
     try {
-      const handed = await handOverToRanges({
-        ...options,
-        kind,
-        eTag,
-        size: head.ContentLength ?? 0,
-        grade,
-        existing,
-        plan,
-      });
+      const handed = await handOver(kind);
       if (handed.status === 'handed-over') return { status: 'skipped', reason: 'handed-over', sourceKey, eTag };
       if (handed.status === 'rejected') {
         rejection = handed.error;
@@ -302,6 +296,39 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
         recordFile('failed');
         throw error;
       } else rejection = error;
+    }
+    // Slower than the plan's rate (rows far harder than the hardest shared set, a slow machine):
+    // the output was aborted with time left, and a plain file is handed to the large-file state
+    // machine from its start, whose ranges hand over as often as they must. A .gz is not: its
+    // inflation would not fit in the time left, and its report says to upload it uncompressed.
+    if (timeLimit && kind.gzip)
+      timeLimit = new TimeLimitError(
+        timeLimit.rowsRead,
+        timeLimit.seconds,
+        'a .gz is solved in one invocation unless its compressed size says it cannot be, and this one needed more. ' +
+          'Upload it uncompressed: a plain file is solved in ranges, as many as it needs.',
+      );
+    if (timeLimit && !kind.gzip && kind.format !== 'json') {
+      try {
+        const handed = await handOver(kind);
+        if (handed.status === 'handed-over') {
+          logger.warn('File slower than planned: one invocation was not enough, handed over to ranges', {
+            bucket,
+            sourceKey,
+            eTag,
+            rowsRead: timeLimit.rowsRead,
+            seconds: timeLimit.seconds,
+          });
+          return { status: 'skipped', reason: 'handed-over', sourceKey, eTag };
+        }
+      } catch (error) {
+        if (isConflict(error)) return supersededOrThrow(error);
+        // Without the large-file state machine (a bare local run), the failed report stands.
+        if ((error as Error | undefined)?.name !== 'LargeFileNotConfiguredError') {
+          recordFile('failed');
+          throw error;
+        }
+      }
     }
   }
 

@@ -117,6 +117,34 @@ describe('a file too large for one invocation, on the twin', () => {
     expect(report.split!.invocations).toBe(summary.invocations + 1);
   });
 
+  it('hands a file over to ranges when one invocation planned for it runs out of time, and ends complete', async () => {
+    // The plan counts on 900 s (one invocation for a file this size); the twin ends the S3 event's
+    // invocation at 3 s, each range's at 6 s.
+    const planned = { timeout: process.env[FILES_TIMEOUT_ENV], range: process.env[RANGE_BYTES_ENV] };
+    process.env[FILES_TIMEOUT_ENV] = '900';
+    delete process.env[RANGE_BYTES_ENV];
+    try {
+      const slow = Array.from({ length: 200 }, () => hardest).flat();
+      const key = 'incoming/slow/hardest.txt';
+      await s3.put(key, `${slow.join('\n')}\n`);
+      const { invocation } = await invokeFunctionAsync(await s3.eventFor(key), { timeoutMs: 3000 });
+      expect(invocation).toMatchObject({ ok: true, result: [{ status: 'skipped', reason: 'handed-over' }] });
+      await sfn.idle();
+      const output = (await s3.text('solved/slow/hardest.txt'))!.split('\n');
+      expect(output.length).toBe(slow.length + 1);
+      slow.forEach((puzzle, i) => {
+        if (!isSolutionOf(puzzle, output[i]!)) throw new Error(`line ${i + 1}: ${output[i]} does not solve ${puzzle}`);
+      });
+      const report = await s3.report(key);
+      expect(report).toMatchObject({ outcome: 'solved', counts: { rows: slow.length, solved: slow.length } });
+      // Sized for 900 s, the one range is handed over from invocation to invocation.
+      expect(report.split!.invocations).toBeGreaterThan(2);
+    } finally {
+      process.env[FILES_TIMEOUT_ENV] = planned.timeout;
+      process.env[RANGE_BYTES_ENV] = planned.range;
+    }
+  });
+
   it("starts only for a caller the policies allow: the API function's role may not", async () => {
     const client = new SFNClient({ endpoint: sfn.endpoint, region: 'us-east-1', credentials: localCredentials('api') });
     await expect(
