@@ -27,16 +27,11 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
-import os from 'node:os';
+import { createReadStream, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { SOLVER_THREADS_ENV } from '../../functions/contract/service-layout.js';
-import { startS3Server } from '../../functions/local/s3-server.js';
-import { logger } from '../../functions/observability/powertools.js';
 import type { RangeSizing } from '../../functions/contract/large-files.js';
 import { planRanges, rangeBytesFor } from '../../functions/pipeline/index.js';
 import { type RangePlanSettings, SHORTEST_ROW_BYTES, sampledRangeBytes } from '../../functions/pipeline/range-plan.js';
-import { clientFor } from '../../test/helpers/local-s3.js';
 import { readPuzzleSet } from '../../test/helpers/puzzle-sets.js';
 import { writePuzzleFile } from './s3.js';
 import {
@@ -50,6 +45,7 @@ import {
   solveSingle,
   solveSplit,
   sum,
+  openSplitBench,
 } from './split.js';
 
 /** The conservative range at 900 s, one thread, a .txt (145,960,000 bytes): the floor of the sampled plan. */
@@ -150,13 +146,7 @@ const perMillion = (dollars: number, rows: number) => (dollars * 1e6) / rows;
 
 export async function run(): Promise<void> {
   console.log('\n## One file in full-size ranges (the split path) against one invocation, same file, same run\n');
-  const work = mkdtempSync(path.join(os.tmpdir(), 'sudoku-bench-split-full-'));
-  const server = await startS3Server({ port: 0, directory: path.join(work, 's3'), bucket: BUCKET });
-  const client = clientFor(server.endpoint);
-  const threadsBefore = process.env[SOLVER_THREADS_ENV];
-  process.env[SOLVER_THREADS_ENV] = '1';
-  const levelBefore = logger.getLevelName();
-  logger.setLogLevel('SILENT');
+  const { work, client, close } = await openSplitBench('sudoku-bench-split-full-');
   const runs = new Map<string, PathRun[]>();
   const sizes = new Map<string, number>();
   let splitRun = 0;
@@ -247,12 +237,7 @@ export async function run(): Promise<void> {
       }
     }
   } finally {
-    logger.setLogLevel(levelBefore);
-    if (threadsBefore === undefined) delete process.env[SOLVER_THREADS_ENV];
-    else process.env[SOLVER_THREADS_ENV] = threadsBefore;
-    client.destroy();
-    await server.close();
-    rmSync(work, { recursive: true, force: true });
+    await close();
   }
   report(runs, sizes);
 }

@@ -22,7 +22,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FinishResult, LargeFileJob } from '../../functions/contract/large-files.js';
 import { prefixes, SOLVER_THREADS_ENV } from '../../functions/contract/service-layout.js';
-import { handleLargeFileEvent } from '../../functions/large-file/index.js';
 import { invokeFunction } from '../../functions/local/executions.js';
 import { localCredentials } from '../../functions/local/iam/local-account.js';
 import { type LargeFileRunSummary, runLargeFileJob, type StepInvoker } from '../../functions/local/large-file-run.js';
@@ -31,6 +30,7 @@ import { logger } from '../../functions/observability/powertools.js';
 import { type FileReport, planRanges, processObject, rangeBytesFor } from '../../functions/pipeline/index.js';
 import { type RangePlanSettings, SHORTEST_ROW_BYTES } from '../../functions/pipeline/range-plan.js';
 import { clientFor } from '../../test/helpers/local-s3.js';
+import { inProcessSteps } from '../../test/helpers/large-file-steps.js';
 import { readPuzzleSet } from '../../test/helpers/puzzle-sets.js';
 import { puzzleRows } from './s3.js';
 
@@ -77,16 +77,7 @@ interface StepTimes {
 }
 
 /** Each step in this process, on this thread: one range at a time has the core to itself, as an invocation has its vCPU. */
-export function inProcess(client: S3Client): StepInvoker {
-  return async (event) => {
-    try {
-      return { ok: true, result: await handleLargeFileEvent(event, { client }) };
-    } catch (error) {
-      const e = error as Error;
-      return { ok: false, error: e.name, cause: JSON.stringify({ errorType: e.name, errorMessage: e.message }) };
-    }
-  };
-}
+export const inProcess = (client: S3Client): StepInvoker => inProcessSteps(() => client);
 
 /**
  * Each step in an execution of its own (a worker thread loading the deployed bundle), as the twin
@@ -254,6 +245,30 @@ export const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 export const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 const share = (ms: number, seconds: number) => `${fmt(ms)} (${((ms / 1000 / seconds) * 100).toFixed(0)}%)`;
 
+/**
+ * What both split benches run in: a local S3 in a temporary directory, one solver thread per
+ * invocation (as the files function has at 1,769 MB) and the steps' logs off (or every range
+ * would print a line into the tables); `close` puts all of it back.
+ */
+export async function openSplitBench(prefix: string) {
+  const work = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const server = await startS3Server({ port: 0, directory: path.join(work, 's3'), bucket: BUCKET });
+  const client = clientFor(server.endpoint);
+  const threadsBefore = process.env[SOLVER_THREADS_ENV];
+  process.env[SOLVER_THREADS_ENV] = '1';
+  const levelBefore = logger.getLevelName();
+  logger.setLogLevel('SILENT');
+  const close = async (): Promise<void> => {
+    logger.setLogLevel(levelBefore);
+    if (threadsBefore === undefined) delete process.env[SOLVER_THREADS_ENV];
+    else process.env[SOLVER_THREADS_ENV] = threadsBefore;
+    client.destroy();
+    await server.close();
+    rmSync(work, { recursive: true, force: true });
+  };
+  return { work, server, client, close };
+}
+
 export async function run(): Promise<void> {
   const cores = os.availableParallelism();
   // In process one at a time (the per-range rate), then in executions one and `cores` at a time (the local speed-up).
@@ -286,15 +301,7 @@ export async function run(): Promise<void> {
     },
   ];
   console.log('\n## One file in ranges (the split path) against one invocation, same file, same run\n');
-  const work = mkdtempSync(path.join(os.tmpdir(), 'sudoku-bench-split-'));
-  const server = await startS3Server({ port: 0, directory: path.join(work, 's3'), bucket: BUCKET });
-  const client = clientFor(server.endpoint);
-  // One thread per invocation, as the files function has at 1,769 MB; and the steps' logs off,
-  // or every range would print a line into the tables.
-  const threadsBefore = process.env[SOLVER_THREADS_ENV];
-  process.env[SOLVER_THREADS_ENV] = '1';
-  const levelBefore = logger.getLevelName();
-  logger.setLogLevel('SILENT');
+  const { server, client, close } = await openSplitBench('sudoku-bench-split-');
   const rates: string[] = [];
   const costs: string[] = [];
   /** The best in-process per-range rate of each set's .txt, and its single rate: the projection's inputs. */
@@ -351,12 +358,7 @@ export async function run(): Promise<void> {
     await inExecutions(server.endpoint)({ largeFile: 'finish', job: {} as LargeFileJob });
     startMs = performance.now() - t;
   } finally {
-    logger.setLogLevel(levelBefore);
-    if (threadsBefore === undefined) delete process.env[SOLVER_THREADS_ENV];
-    else process.env[SOLVER_THREADS_ENV] = threadsBefore;
-    client.destroy();
-    await server.close();
-    rmSync(work, { recursive: true, force: true });
+    await close();
   }
   console.log(
     'One solver thread per invocation (the files function at 1,769 MB has one vCPU). Rows/s from the first call to the ' +

@@ -7,11 +7,11 @@ import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LargeFileJob } from '../../functions/contract/large-files.js';
-import { handleLargeFileEvent } from '../../functions/large-file/index.js';
 import { runLargeFileJob, type StepInvoker } from '../../functions/local/large-file-run.js';
 import { processObject } from '../../functions/pipeline/index.js';
 import type { FileReport } from '../../functions/pipeline/index.js';
 import { clientFor, startTestS3, type TestS3 } from '../helpers/local-s3.js';
+import { inProcessSteps } from '../helpers/large-file-steps.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
 
 let s3: TestS3;
@@ -26,17 +26,7 @@ afterAll(async () => {
 });
 
 const hardest = readPuzzleSet('puzzles6_forum_hardest_1106');
-/** Each step in this process, with the files function's role; an error as Step Functions sees it. */
-const inProcessWith =
-  (options: { handOverAfterMs?: number }): StepInvoker =>
-  async (event) => {
-    try {
-      return { ok: true, result: await handleLargeFileEvent(event, { client: s3.client, ...options }) };
-    } catch (error) {
-      const e = error as Error;
-      return { ok: false, error: e.name, cause: JSON.stringify({ errorType: e.name, errorMessage: e.message }) };
-    }
-  };
+const inProcessWith = (options: { handOverAfterMs?: number }): StepInvoker => inProcessSteps(() => s3.client, options);
 const inProcess = inProcessWith({});
 
 const keysOf = (path: string) => ({ outputKey: `solved/${path}`, reportKey: `reports/${path}.json` });

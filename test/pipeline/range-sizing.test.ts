@@ -10,7 +10,6 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LargeFileJob } from '../../functions/contract/large-files.js';
 import { GRADE_METADATA } from '../../functions/contract/service-layout.js';
-import { handleLargeFileEvent } from '../../functions/large-file/index.js';
 import { runLargeFileJob, type StepInvoker } from '../../functions/local/large-file-run.js';
 import { type FileReport, planRanges, processObject, rangeBytesFor } from '../../functions/pipeline/index.js';
 import {
@@ -24,6 +23,7 @@ import {
 } from '../../functions/pipeline/range-plan.js';
 import { sampleSolveRate } from '../../functions/pipeline/range-sample.js';
 import { clientFor, startTestS3, type TestS3 } from '../helpers/local-s3.js';
+import { inProcessSteps } from '../helpers/large-file-steps.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
 
 let s3: TestS3;
@@ -43,14 +43,7 @@ const txt = { format: 'txt', gzip: false } as const;
 /** A 50 ms invocation: 37.5 ms usable, a conservative range of 6,150 bytes. */
 const SHORT: RangePlanSettings = { timeoutSeconds: 0.05, threads: 1 };
 
-const inProcess: StepInvoker = async (event) => {
-  try {
-    return { ok: true, result: await handleLargeFileEvent(event, { client: s3.client }) };
-  } catch (error) {
-    const e = error as Error;
-    return { ok: false, error: e.name, cause: JSON.stringify({ errorType: e.name, errorMessage: e.message }) };
-  }
-};
+const inProcess: StepInvoker = inProcessSteps(() => s3.client);
 
 /** The client, counting its GetObject calls of `key`. */
 function countingGets(client: S3Client, key: string): { client: S3Client; gets: () => number } {
