@@ -118,7 +118,8 @@ function keepWarm(key: string, environment: Environment): void {
 /** One invocation in an execution environment, ended at the timeout as Lambda ends it. */
 export function invokeFunction(event: unknown, options: InvocationOptions): Promise<Invocation> {
   const requestId = randomUUID();
-  const env = { ...process.env, ...options.env };
+  // Lambda sets the initialization type; Powertools reads it to tell a cold start from a warm one.
+  const env = { ...process.env, AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand', ...options.env };
   const key = JSON.stringify([options.bundle ?? DEPLOYED_BUNDLE, options.functionName, options.logsTo, env]);
   const environment = environmentFor(key, options, env);
   const { worker } = environment;
