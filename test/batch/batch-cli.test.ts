@@ -90,7 +90,6 @@ describe('npm run batch (functions/local/batch.ts)', () => {
     // can stop the wait; only the end of its execution at the timeout does.
     const proxy = await startS3Proxy(s3.server.endpoint);
     proxy.stallWhere((r) => r.method === 'GET' && r.url.includes('b-stuck.txt'));
-    const started = performance.now();
     const ran = await batch(['--prefix=batch/cli-timeout/', '--batch-size', '1'], {
       S3_ENDPOINT: proxy.endpoint,
       SUDOKU_FILES_TIMEOUT_SECONDS: '4',
@@ -101,7 +100,6 @@ describe('npm run batch (functions/local/batch.ts)', () => {
     expect(ran.stdout).toMatch(
       /failed: +batch\/cli-timeout\/b-stuck\.txt: Sandbox\.Timedout: Task timed out after 4\.00 seconds/,
     );
-    expect(performance.now() - started).toBeLessThan(60_000);
     expect(await s3.text('solved/cli-timeout/a-ok.txt')).toBe(`${EASY_SOLUTION}\n`);
     expect(await s3.exists('solved/cli-timeout/b-stuck.txt')).toBe(false);
   });

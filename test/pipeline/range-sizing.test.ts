@@ -118,7 +118,8 @@ function expectSizedBySample(job: LargeFileJob, report: FileReport, plan: RangeP
   const sample = job.sizing!.sample!;
   expect(job.sizing!.by).toBe('sample');
   expect(sample.rows).toBeGreaterThan(0);
-  expect(sample.ms).toBeLessThan(RANGE_SAMPLE.maxMs + 250);
+  // Its time depends on the machine (tests assert no wall time); its size is bounded.
+  expect(sample.bytes).toBeLessThanOrEqual(RANGE_SAMPLE.maxBytes);
   expect(report.split!.sampleRowsPerSecond).toBe(sample.rowsPerSecond);
   const sized = sampledRangeBytes(kind, job.grade, plan, sample.bytesPerSecond);
   expect(job.sizing).toMatchObject({ planBytes: sized.planBytes, maxBytes: sized.maxBytes });
@@ -177,7 +178,6 @@ describe('the sample', () => {
   it('is sized by a probe to its time limit, and is not taken without time for it', async () => {
     const taken = await sample({ maxMs: 30 });
     expect(taken!.rows).toBeLessThan(rows.length / 2);
-    expect(taken!.ms).toBeLessThan(30 + 200);
     expect(await sample({}, () => 60)).toBeUndefined();
   });
 });
@@ -215,7 +215,9 @@ describe('a file split in ranges sized by a sample of it', () => {
     const rows = easy.slice(0, 3_000).map((p, i) => `n${i + 1},"${p}"`);
     const { job, report } = await splitAgainstWhole('sized/easy.csv', `id,puzzle\n${rows.join('\n')}\n`, SHORT);
     expectSizedBySample(job, report, SHORT);
-    expect(job.sizing!.sample!.rows).toBe(3_000);
+    // How many rows 0.3 s of solving takes depends on the machine's speed: some, at most all.
+    expect(job.sizing!.sample!.rows).toBeGreaterThan(0);
+    expect(job.sizing!.sample!.rows).toBeLessThanOrEqual(3_000);
     expect(job.ranges).toBeGreaterThan(1);
   });
 
@@ -224,7 +226,12 @@ describe('a file split in ranges sized by a sample of it', () => {
     const { job, report } = await splitAgainstWhole('sized/easy.txt.gz', body, SHORT);
     expect(job.readKey).toBe(`${job.stagingPrefix}inflated`);
     expectSizedBySample(job, report, SHORT);
-    expect(job.sizing!.sample!.bytes).toBe(3_000 * SHORTEST_ROW_BYTES);
+    // Whole rows of the inflated text from its start (how many depends on the machine's speed):
+    // the compressed bytes would not be whole 82-byte rows.
+    const { rows, bytes } = job.sizing!.sample!;
+    expect(rows).toBeGreaterThan(0);
+    expect(rows).toBeLessThanOrEqual(3_000);
+    expect(bytes).toBe(rows * SHORTEST_ROW_BYTES);
   });
 
   it('SUDOKU_RANGE_BYTES is kept exactly: no sample taken', async () => {
