@@ -1,6 +1,8 @@
 import type { S3Client } from '@aws-sdk/client-s3';
+import type { LargeFileJob } from '../../functions/contract/large-files.js';
 import { handleLargeFileEvent } from '../../functions/large-file/index.js';
 import type { StepInvoker } from '../../functions/local/large-file-run.js';
+import type { LargeFileStarter } from '../../functions/pipeline/large-file-starter.js';
 
 /**
  * Each step of a large-file job run in this process with the client `client()` gives (the files
@@ -17,3 +19,15 @@ export const inProcessSteps =
       return { ok: false, error: e.name, cause: JSON.stringify({ errorType: e.name, errorMessage: e.message }) };
     }
   };
+
+/** A starter for processObject that records each job it is handed instead of starting it: the test runs it. */
+export function recordingStarter(): { jobs: LargeFileJob[]; startLargeFile: LargeFileStarter } {
+  const jobs: LargeFileJob[] = [];
+  return {
+    jobs,
+    startLargeFile: async (id, job) => {
+      jobs.push(job);
+      return { started: true, executionArn: `local:${id}` };
+    },
+  };
+}

@@ -6,12 +6,11 @@
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LargeFileJob } from '../../functions/contract/large-files.js';
 import { runLargeFileJob, type StepInvoker } from '../../functions/local/large-file-run.js';
 import { processObject } from '../../functions/pipeline/index.js';
 import type { FileReport } from '../../functions/pipeline/index.js';
 import { clientFor, startTestS3, type TestS3 } from '../helpers/local-s3.js';
-import { inProcessSteps } from '../helpers/large-file-steps.js';
+import { inProcessSteps, recordingStarter } from '../helpers/large-file-steps.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
 
 let s3: TestS3;
@@ -33,17 +32,14 @@ const keysOf = (path: string) => ({ outputKey: `solved/${path}`, reportKey: `rep
 
 /** Solves `incoming/<path>` in ranges of `rangeBytes`, the job run to its end; the summary and the job. */
 async function solveInRanges(path: string, rangeBytes: number, invoke: StepInvoker = inProcess) {
-  const jobs: LargeFileJob[] = [];
+  const { jobs, startLargeFile } = recordingStarter();
   const handed = await processObject({
     client: s3.client,
     bucket: s3.bucket,
     sourceKey: `incoming/${path}`,
     ...keysOf(path),
     ranges: { timeoutSeconds: 900, threads: 1, rangeBytes },
-    startLargeFile: async (_id, job) => {
-      jobs.push(job);
-      return { started: true, executionArn: `local:${_id}` };
-    },
+    startLargeFile,
   });
   expect(handed).toMatchObject({ status: 'skipped', reason: 'handed-over' });
   const summary = await runLargeFileJob(jobs[0]!, {
@@ -173,17 +169,14 @@ describe('a file solved in ranges', () => {
   it('stops a job whose source is replaced while it runs: no output, no report, nothing staged left', async () => {
     const path = 'ranges/replaced.txt';
     await s3.put(`incoming/${path}`, `${hardest.join('\n')}\n`);
-    const jobs: LargeFileJob[] = [];
+    const { jobs, startLargeFile } = recordingStarter();
     await processObject({
       client: s3.client,
       bucket: s3.bucket,
       sourceKey: `incoming/${path}`,
       ...keysOf(path),
       ranges: { timeoutSeconds: 900, threads: 1, rangeBytes: 4096 },
-      startLargeFile: async (_id, job) => {
-        jobs.push(job);
-        return { started: true, executionArn: 'x' };
-      },
+      startLargeFile,
     });
     await s3.admin.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `incoming/${path}`, Body: `${hardest[0]}\n` }));
     const summary = await runLargeFileJob(jobs[0]!, {

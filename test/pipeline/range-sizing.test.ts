@@ -23,7 +23,7 @@ import {
 } from '../../functions/pipeline/range-plan.js';
 import { sampleSolveRate } from '../../functions/pipeline/range-sample.js';
 import { clientFor, startTestS3, type TestS3 } from '../helpers/local-s3.js';
-import { inProcessSteps } from '../helpers/large-file-steps.js';
+import { inProcessSteps, recordingStarter } from '../helpers/large-file-steps.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
 
 let s3: TestS3;
@@ -76,7 +76,7 @@ async function splitAgainstWhole(
     reportKey: `reports/whole/${path}.json`,
   });
   if (whole.status !== 'processed') throw new Error(`not processed: ${JSON.stringify(whole)}`);
-  const jobs: LargeFileJob[] = [];
+  const { jobs, startLargeFile } = recordingStarter();
   const counted = countingGets(s3.client, `incoming/${path}`);
   const handed = await processObject({
     client: counted.client,
@@ -86,10 +86,7 @@ async function splitAgainstWhole(
     reportKey: `reports/${path}.json`,
     ranges: plan,
     ...(options.timeLeftMs ? { timeLeftMs: options.timeLeftMs } : {}),
-    startLargeFile: async (id, job) => {
-      jobs.push(job);
-      return { started: true, executionArn: `local:${id}` };
-    },
+    startLargeFile,
   });
   expect(handed).toMatchObject({ status: 'skipped', reason: 'handed-over' });
   const job = jobs[0]!;
