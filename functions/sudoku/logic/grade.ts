@@ -82,7 +82,7 @@ function gradeGivens(givens: Cells, solve: () => SolveOutcome): GradeOutcome {
     const run = runLogic(grid, lazySolution);
     if (!run.aborted) grade = gradeOf(run);
   }
-  if (grade && !searched) return { ok: true, grade, givens, solution: Uint8Array.from(grid.cells), unique: true };
+  if (grade && !searched) return { ok: true, grade, givens, solution: grid.cells.slice(), unique: true };
   const solved = searched ?? solve();
   if (!solved.ok) return { ok: false, problems: solved.problems };
   // The logic gave up on a proper puzzle only if a technique were unsound: grade the old way.

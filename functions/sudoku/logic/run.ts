@@ -41,6 +41,7 @@ const NAKED = TECHNIQUE_INDEX['naked-single'];
 const GUESS = TECHNIQUE_INDEX.guess;
 const EXPERT = LEVEL_RANK.expert;
 const LEVEL_NAMES: readonly Level[] = ['easy', 'medium', 'hard', 'expert', 'extreme'];
+const RANK_OF = Int8Array.from(TECHNIQUES, (t) => LEVEL_RANK[t.level]);
 
 /**
  * Solve `g` logically in place. `source` supplies guesses. With `maxLevel`, stops as soon
@@ -66,7 +67,7 @@ export function runLogic(
       score = value;
       hardest = index;
     }
-    const r = LEVEL_RANK[TECHNIQUES[index]!.level];
+    const r = RANK_OF[index]!;
     if (r > rank) rank = r;
   };
   outer: for (;;) {

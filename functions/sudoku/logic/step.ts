@@ -1,7 +1,7 @@
 // What every technique reports when it finds something: the same record drives the grade (its
 // technique and difficulty), the hint (its cells and sentence) and the tests (its eliminations
 // are checked against the solution).
-import { candidate, candidateCell, candidateDigit, type Grid } from './grid.js';
+import { candidate, candidateCell, candidateDigit, type Grid, UNIT_BITS } from './grid.js';
 
 export type TechniqueName =
   | 'hidden-single'
@@ -54,7 +54,14 @@ export function applyStep(g: Grid, step: Step): void {
     g.place(candidateCell(step.placement), candidateDigit(step.placement));
     return;
   }
-  for (const k of step.eliminations) g.cand[candidateCell(k)]! &= ~(1 << (candidateDigit(k) - 1));
+  // Only the units of cells that lost a candidate can hold a new hidden single (settleSingles).
+  let units = g.unscanned;
+  for (const k of step.eliminations) {
+    const c = candidateCell(k);
+    g.cand[c]! &= ~(1 << (candidateDigit(k) - 1));
+    units |= UNIT_BITS[c]!;
+  }
+  g.unscanned = units;
   g.version++;
 }
 
