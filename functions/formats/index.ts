@@ -18,7 +18,13 @@ export { levelHistogram } from './row-grade.js';
 export type { RowJson } from './row-json.js';
 export { answerBatch } from './row-batch.js';
 export type { BatchAnswer, BatchFormat, RowBatch } from './row-batch.js';
-export { IN_THREAD_SOLVER, isBatchFormat, solveRowBatches } from './batched-solve.js';
+export {
+  answerBatchInTurns,
+  answerInThread,
+  IN_THREAD_SOLVER,
+  isBatchFormat,
+  solveRowBatches,
+} from './batched-solve.js';
 export type { BatchSolver } from './batched-solve.js';
 export { readCsvHeaderLines } from './csv-codec.js';
 export { openLineRange } from './line-range.js';

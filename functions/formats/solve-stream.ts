@@ -71,14 +71,16 @@ export async function solvePuzzleStream(options: SolvePuzzleStreamOptions): Prom
   const stages: PipelineStage[] = [options.input];
   if (options.gunzip) stages.push(gunzipOrFormatError(options.input));
   const { format } = options;
-  stages.push(async function* solving(source: AsyncIterable<Buffer>) {
+  // The pipeline aborts `signal` when any stage fails (the input stopped for time): batches being
+  // answered in this thread then stop at their next slice.
+  stages.push(async function* solving(source: AsyncIterable<Buffer>, { signal }: { signal: AbortSignal }) {
     // .txt and .jsonl rows are independent: answered in batches, on every thread. A .csv row may
     // span lines (a quoted field), and .json is one document.
     const grade = options.grade === true;
     const start = options.start ?? { firstLine: 1, startOfFile: true };
     if (isBatchFormat(format)) {
       const cut = { firstLine: start.firstLine, startOfFile: start.startOfFile };
-      yield* solveRowBatches(source, format, tally, options.batches, cut, grade);
+      yield* solveRowBatches(source, format, tally, options.batches, cut, grade, signal);
     } else if (format === 'json') yield* solveJsonDocument(decodeUtf8(source), tally, undefined, grade);
     else {
       const codec = codecFor(format, grade);
@@ -98,7 +100,7 @@ type PipelineStage =
   | NodeJS.ReadableStream
   | NodeJS.WritableStream
   | NodeJS.ReadWriteStream
-  | ((source: AsyncIterable<Buffer>) => AsyncIterable<Buffer | string>);
+  | ((source: AsyncIterable<Buffer>, options: { signal: AbortSignal }) => AsyncIterable<Buffer | string>);
 
 /**
  * A gunzip stage that fails with BAD_GZIP itself. The pipeline destroys every stage with the

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { MessagePort, WorkerOptions } from 'node:worker_threads';
-import { answerBatch, IN_THREAD_SOLVER } from '../formats/index.js';
+import { answerInThread, IN_THREAD_SOLVER } from '../formats/index.js';
 import type { BatchAnswer, BatchSolver, RowBatch } from '../formats/index.js';
 
 /** What a solver thread sends back for each batch it was handed, in the order it was handed them. */
@@ -198,22 +198,20 @@ export class WorkerPool implements BatchSolver {
 
   private answerHere(task: Task): void {
     this.here++;
-    try {
-      task.resolve(answerBatch(task.batch));
-    } catch (error) {
-      task.reject(error instanceof Error ? error : new Error(String(error)));
-    }
+    answerInThread(task.batch).then(task.resolve, (error: unknown) =>
+      task.reject(error instanceof Error ? error : new Error(String(error))),
+    );
   }
 
-  solve(batch: RowBatch): Promise<BatchAnswer> {
+  solve(batch: RowBatch, signal?: AbortSignal): Promise<BatchAnswer> {
     if (this.closed) return Promise.reject(new Error('The worker pool is closed'));
-    if (this.threads.length === 0) return this.solveNow(batch);
+    if (this.threads.length === 0) return this.solveNow(batch, signal);
     let thread = this.threads[0]!;
     for (const t of this.threads) {
       this.takeAnswers(t);
       if (t.tasks.length < thread.tasks.length) thread = t;
     }
-    if (this.solveHere && thread.tasks.length >= BATCHES_PER_THREAD) return this.solveNow(batch);
+    if (this.solveHere && thread.tasks.length >= BATCHES_PER_THREAD) return this.solveNow(batch, signal);
     return new Promise<BatchAnswer>((resolve, reject) => {
       const task: Task = { batch, resolve, reject };
       thread.tasks.push(task);
@@ -224,9 +222,9 @@ export class WorkerPool implements BatchSolver {
     });
   }
 
-  private solveNow(batch: RowBatch): Promise<BatchAnswer> {
+  private solveNow(batch: RowBatch, signal?: AbortSignal): Promise<BatchAnswer> {
     this.here++;
-    return IN_THREAD_SOLVER.solve(batch);
+    return IN_THREAD_SOLVER.solve(batch, signal);
   }
 
   /** Stops every thread; batches still out are answered here. */

@@ -47,6 +47,11 @@ export interface HandOverOptions {
   plan: RangePlanSettings;
   timeLeftMs?: () => number;
   startLargeFile?: LargeFileStarter;
+  /**
+   * Size ranges by a sample of the file (default). False after a run that stopped for time: the
+   * little time left goes to the hand-over itself, and the ranges take the conservative plan.
+   */
+  sample?: boolean;
 }
 
 export type HandOverResult =
@@ -168,6 +173,7 @@ async function sizeRanges(
   }
   const conservative = sampledRangeBytes(kind, grade, plan, 0);
   const bounds = { planBytes: conservative.planBytes, maxBytes: conservative.maxBytes };
+  if (options.sample === false) return { rangeBytes: conservative.planBytes, sizing: { by: 'plan', ...bounds } };
   let sample: RangeSizing['sample'];
   try {
     sample = await sampleSolveRate({

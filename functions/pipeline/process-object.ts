@@ -185,7 +185,24 @@ async function solveIntoOutput(
   });
   const uploading = upload.done();
   // Stop with time left: the input fails with TimeLimitError, which ends the solver and the upload.
-  const cancelTimer = stopBeforeTimeout(options.timeLeftMs, body, () => tally.rowsRead);
+  // The stop does not wait for the batches in flight (their answers would be thrown away): one
+  // batch of hard rows can take longer than the margin, and the invocation would die at its
+  // timeout instead of handing over (a 256 KiB batch of the hardest set: ~1 s on a loaded core).
+  let stop: (error: Error) => void = () => undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    stop = reject;
+  });
+  stopped.catch(() => undefined);
+  const cancelTimer = stopBeforeTimeout(
+    options.timeLeftMs,
+    {
+      destroy(error) {
+        body.destroy(error);
+        stop(error);
+      },
+    },
+    () => tally.rowsRead,
+  );
   // Whichever side fails first ends both: a stalled upload must not leave the reader waiting forever.
   let solveError: unknown;
   solving.catch((error: unknown) => {
@@ -193,7 +210,7 @@ async function solveIntoOutput(
   });
   uploading.catch(() => undefined);
   try {
-    await Promise.all([solving, uploading]);
+    await Promise.race([Promise.all([solving, uploading]), stopped]);
     cancelTimer();
   } catch (error) {
     cancelTimer();
@@ -271,8 +288,17 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
   const isConflict = (error: unknown): boolean => error instanceof SourceChangedError || isPreconditionFailed(error);
 
   const plan = options.ranges ?? rangePlanSettingsFromEnv();
-  const handOver = (fileKind: FileKind) =>
-    handOverToRanges({ ...options, kind: fileKind, eTag, size: head.ContentLength ?? 0, grade, existing, plan });
+  const handOver = (fileKind: FileKind, sample = true) =>
+    handOverToRanges({
+      ...options,
+      kind: fileKind,
+      eTag,
+      size: head.ContentLength ?? 0,
+      grade,
+      existing,
+      plan,
+      sample,
+    });
   if (kind && needsRanges(head.ContentLength ?? 0, kind, grade, plan)) {
     try {
       const handed = await handOver(kind);
@@ -310,7 +336,7 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
       );
     if (timeLimit && !kind.gzip && kind.format !== 'json') {
       try {
-        const handed = await handOver(kind);
+        const handed = await handOver(kind, false);
         if (handed.status === 'handed-over') {
           logger.warn('File slower than planned: one invocation was not enough, handed over to ranges', {
             bucket,

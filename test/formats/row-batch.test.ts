@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FileTally } from '../../functions/formats/index.js';
+import { answerBatch, answerBatchInTurns, FileTally } from '../../functions/formats/index.js';
 import type { BatchFormat } from '../../functions/formats/index.js';
 import { createJsonlCodec } from '../../functions/formats/jsonl-codec.js';
 import { cutRowBatches } from '../../functions/formats/row-batches.js';
@@ -133,6 +133,49 @@ describe('rows answered in batches (the file path of .txt and .jsonl)', () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it.each([
+    ['txt', TXT_ROWS, false],
+    ['txt', TXT_ROWS, true],
+    ['jsonl', JSONL_ROWS, false],
+  ] as const)(
+    'answers a .%s batch (graded: %s) slice by slice in this thread exactly as in one piece, whatever the slice size (property)',
+    async (format, rows, grade) => {
+      await fc.assert(
+        fc.asyncProperty(
+          fileArbitrary(rows),
+          fc.integer({ min: 1, max: 600 }),
+          async ({ picks, crlf, finalNewline, batchBytes }, sliceBytes) => {
+            const bytes = fileOf(
+              picks.map((i) => rows[i]!),
+              crlf,
+              false,
+              finalNewline,
+            );
+            const cut = cutRowBatches(Readable.from([bytes]), format, { batchBytes, maxLineChars: MAX_LINE });
+            for await (const batch of cut) {
+              const graded = { ...batch, grade };
+              expect(await answerBatchInTurns(graded, undefined, sliceBytes)).toEqual(answerBatch(graded));
+            }
+          },
+        ),
+        { numRuns: 100 },
+      );
+    },
+  );
+
+  it('stops answering a batch in this thread at the next slice once its file is given up', async () => {
+    const bytes = Buffer.from(`${Array.from({ length: 200 }, () => HARD).join('\n')}\n`);
+    const batches = [];
+    for await (const batch of cutRowBatches(Readable.from([bytes]), 'txt', { batchBytes: bytes.length }))
+      batches.push(batch);
+    expect(batches).toHaveLength(1);
+    const controller = new AbortController();
+    // Ten rows a slice: the abort arrives after the first slice, during the turn that follows it.
+    const answering = answerBatchInTurns(batches[0]!, controller.signal, 82 * 10);
+    setImmediate(() => controller.abort(new Error('stopped for time')));
+    await expect(answering).rejects.toThrow('stopped for time');
   });
 
   it('numbers lines across batches: the failures name the line they are on', async () => {
