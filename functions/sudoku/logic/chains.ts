@@ -118,7 +118,10 @@ function searchFrom(s: number, maxLinks: number): number {
     const k = node >> 1;
     const links = depth[node]!;
     if (node & 1) {
-      if (links >= maxLinks) continue;
+      // A weak link leads to a false candidate, which is only worth queueing if a strong link
+      // from it still fits: a chain ends on a strong link. (Expanding the last level for nothing
+      // was most of a bounded search's work.)
+      if (links + 2 > maxLinks) continue;
       for (let i = 0; i < weakCount[k]!; i++) {
         const to = weak[k * 28 + i]! * 2;
         if (seen[to] === mark) continue;
