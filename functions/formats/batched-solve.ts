@@ -93,7 +93,10 @@ let inThreadTail: Promise<unknown> = Promise.resolve();
 /** A batch answered in this thread, after the ones asked for before it (see answerBatchInTurns). */
 export function answerInThread(batch: RowBatch, signal?: AbortSignal): Promise<BatchAnswer> {
   const answer = inThreadTail.then(() => answerBatchInTurns(batch, signal));
-  inThreadTail = answer.catch(() => undefined);
+  inThreadTail = answer.then(
+    () => undefined,
+    () => undefined,
+  );
   return answer;
 }
 
