@@ -1,9 +1,9 @@
 import { answerBatch } from './row-batch.js';
 import type { BatchAnswer, BatchFormat, RowBatch } from './row-batch.js';
-import { cutRowBatches } from './row-batches.js';
+import { countLines, cutRowBatches } from './row-batches.js';
 import type { CutOptions } from './row-batches.js';
-import type { FileTally } from './tally.js';
-import type { FileFormat, RowCounts } from './types.js';
+import { FileTally } from './tally.js';
+import type { FileFormat } from './types.js';
 
 /**
  * Where batches of rows are answered: in this thread, or on worker threads
@@ -56,32 +56,27 @@ export async function answerBatchInTurns(
     }
     if (start === 0 && end === bytes.length) return answerBatch(batch);
     const slice = bytes.subarray(start, end);
-    let lines = 0;
-    for (let i = slice.indexOf(NEWLINE); i >= 0; i = slice.indexOf(NEWLINE, i + 1)) lines++;
-    if (slice[slice.length - 1] !== NEWLINE) lines++;
+    const lines = countLines(slice) + (slice[slice.length - 1] === NEWLINE ? 0 : 1);
     const overlong = batch.overlong.filter((i) => i >= line && i < line + lines).map((i) => i - line);
     parts.push(answerBatch({ ...batch, firstLine: batch.firstLine + line, bytes: slice, lines, overlong }));
     line += lines;
     start = end;
   } while (start < bytes.length);
-  return joinAnswers(parts);
+  return joinAnswers(parts, batch.grade === true);
 }
 
-function joinAnswers(parts: BatchAnswer[]): BatchAnswer {
+/** The slices' answers as one: texts end to end, counts added by the tally every batch goes into. */
+function joinAnswers(parts: BatchAnswer[], grade: boolean): BatchAnswer {
   const text = new Uint8Array(parts.reduce((n, part) => n + part.text.length, 0));
-  const counts = { ...parts[0]!.counts };
-  const failures: BatchAnswer['failures'] = [];
-  const levels = parts[0]!.levels ? [...parts[0]!.levels] : undefined;
+  const tally = new FileTally({ failureCap: Number.POSITIVE_INFINITY });
   let at = 0;
-  for (const [i, part] of parts.entries()) {
+  for (const part of parts) {
     text.set(part.text, at);
     at += part.text.length;
-    failures.push(...part.failures);
-    if (i === 0) continue;
-    for (const key of Object.keys(counts) as (keyof RowCounts)[]) counts[key] += part.counts[key];
-    if (levels && part.levels) for (let l = 0; l < levels.length; l++) levels[l]! += part.levels[l]!;
+    tally.merge(part.counts, part.failures, part.levels);
   }
-  return { text, counts, failures, ...(levels ? { levels } : {}) };
+  const { counts, failures, levels } = tally;
+  return grade ? { text, counts, failures, levels } : { text, counts, failures };
 }
 
 /**

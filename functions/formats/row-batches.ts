@@ -7,7 +7,7 @@ export const DEFAULT_BATCH_BYTES = 256 * 1024;
 const NEWLINE = 10;
 
 /** Lines ended in `bytes` (a batch's last line may be unended: the file's last line). */
-function countLines(bytes: Uint8Array): number {
+export function countLines(bytes: Uint8Array): number {
   let n = 0;
   for (let i = bytes.indexOf(NEWLINE); i >= 0; i = bytes.indexOf(NEWLINE, i + 1)) n++;
   return n;
