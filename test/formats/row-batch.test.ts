@@ -140,7 +140,7 @@ describe('rows answered in batches (the file path of .txt and .jsonl)', () => {
     ['txt', TXT_ROWS, true],
     ['jsonl', JSONL_ROWS, false],
   ] as const)(
-    'answers a .%s batch (graded: %s) slice by slice in this thread exactly as in one piece, whatever the slice size (property)',
+    'answers a .%s batch (graded: %s) slice by slice in this thread exactly as in one piece, whatever the slice sizes (property)',
     async (format, rows, grade) => {
       await fc.assert(
         fc.asyncProperty(
@@ -156,7 +156,8 @@ describe('rows answered in batches (the file path of .txt and .jsonl)', () => {
             const cut = cutRowBatches(Readable.from([bytes]), format, { batchBytes, maxLineChars: MAX_LINE });
             for await (const batch of cut) {
               const graded = { ...batch, grade };
-              expect(await answerBatchInTurns(graded, undefined, sliceBytes)).toEqual(answerBatch(graded));
+              // sliceMs 0: every slice `sliceBytes`, however fast the rows go, so a batch is many slices.
+              expect(await answerBatchInTurns(graded, undefined, sliceBytes, 0)).toEqual(answerBatch(graded));
             }
           },
         ),
@@ -164,6 +165,18 @@ describe('rows answered in batches (the file path of .txt and .jsonl)', () => {
       );
     },
   );
+
+  it('answers a batch the same with slices sized by what the rows so far took as with fixed slices', async () => {
+    const bytes = Buffer.from(`${Array.from({ length: 3000 }, () => EASY).join('\n')}\n`);
+    const batches = [];
+    for await (const batch of cutRowBatches(Readable.from([bytes]), 'txt', { batchBytes: bytes.length }))
+      batches.push(batch);
+    // Easy rows answer 820 bytes in well under a second: a sized second slice takes the rest.
+    const slow = await answerBatchInTurns(batches[0]!, undefined, 820, 0);
+    const sized = await answerBatchInTurns(batches[0]!, undefined, 820, 1000);
+    expect(sized).toEqual(slow);
+    expect(sized).toEqual(answerBatch(batches[0]!));
+  });
 
   it('stops answering a batch in this thread at the next slice once its file is given up', async () => {
     const bytes = Buffer.from(`${Array.from({ length: 200 }, () => HARD).join('\n')}\n`);
@@ -173,7 +186,7 @@ describe('rows answered in batches (the file path of .txt and .jsonl)', () => {
     expect(batches).toHaveLength(1);
     const controller = new AbortController();
     // Ten rows a slice: the abort arrives after the first slice, during the turn that follows it.
-    const answering = answerBatchInTurns(batches[0]!, controller.signal, 82 * 10);
+    const answering = answerBatchInTurns(batches[0]!, controller.signal, 82 * 10, 0);
     setImmediate(() => controller.abort(new Error('stopped for time')));
     await expect(answering).rejects.toThrow('stopped for time');
   });
