@@ -16,6 +16,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { startS3Server } from '../../functions/local/s3-server.js';
 import { prefixes } from '../../functions/contract/service-layout.js';
 import { createS3Client } from '../../functions/pipeline/index.js';
+import { RANGE_BYTES_ENV } from '../../functions/pipeline/range-plan.js';
 import type { FileReport } from '../../functions/pipeline/index.js';
 import { solveBoard } from '../../functions/sudoku/index.js';
 
@@ -142,6 +143,10 @@ async function processInChild(
         ...process.env,
         S3_ENDPOINT: server.endpoint,
         ...(threads === undefined ? {} : { SOLVER_THREADS: String(threads) }),
+        // One invocation's path, whatever the file's size: this measures it (the 4M-row file is over
+        // the conservative range of a 900 s function, and the child has no large-file state machine
+        // to hand it to; the split path has sections of its own, split and split-full).
+        [RANGE_BYTES_ENV]: String(2 ** 40),
         POWERTOOLS_LOG_LEVEL: 'SILENT',
         POWERTOOLS_METRICS_DISABLED: 'true',
         NODE_NO_WARNINGS: '1',
