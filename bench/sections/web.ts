@@ -54,7 +54,8 @@ async function buildPageModule(outdir: string): Promise<string> {
  */
 function compileCost(file: string): { page: number; empty: number } {
   const code = readFileSync(file, 'utf8')
-    .replace(/^import\{[^}]*\}from"node:module";/, 'var l=()=>()=>0;')
+    // createRequire under whatever name esbuild gave it (it was `l`, now `h`: a fixed name broke this).
+    .replace(/^import\{createRequire as (\w+)\}from"node:module";/, 'var $1=()=>()=>0;')
     .replaceAll('import.meta.url', '""')
     .replace(/export\{[^}]*\};?\s*$/, '');
   const time = (body: string) => {
