@@ -18,6 +18,7 @@ interface SearchKernel {
   cellsOut(): number;
   guesses(): number;
   searchCells(max: number, maxGuesses: number): number;
+  searchExcluding(cell: number, digit: number, maxGuesses: number): number;
   searchText(max: number, maxGuesses: number): number;
 }
 
@@ -62,6 +63,17 @@ export function countSolutions(
   result.guesses = kernel.guesses();
   if (result.count > 0) out.set(cellsOut);
   return result;
+}
+
+/**
+ * Whether `cells` has a solution with a digit other than `digit` at the empty `cell`: 1 (one is
+ * found), 0 (none) or -1 (gave up after maxGuesses). When `cells` plus that given has exactly one
+ * solution, 0 says removing the given keeps the puzzle unique, in one search that never visits the
+ * known solution (counting to two must find it first and then exhaust the rest).
+ */
+export function countSolutionsWithout(cells: Cells, cell: number, digit: number, maxGuesses = MAX_GUESSES): number {
+  cellsIn.set(cells);
+  return kernel.searchExcluding(cell, digit, maxGuesses);
 }
 
 /**

@@ -55,6 +55,8 @@
 //
 // INTERFACE (solver.ts): the caller writes a board at cellsIn() (81 bytes, 0 = empty) or at
 // textIn() (81 UTF-16 code units), calls searchCells or searchText, and reads cellsOut().
+// searchExcluding asks for a solution of the cells at cellsIn() with one digit barred from one
+// cell: the generator's uniqueness test when it removes a given.
 
 const ALL: i32 = 0x7ffffff;
 const SLOT: i32 = 32;
@@ -489,6 +491,22 @@ export function searchCells(max: i32, maxGuesses: i32): i32 {
     return 0;
   }
   return run(max, maxGuesses);
+}
+
+/**
+ * Whether the cells at cellsIn() have a solution with `digit` (1-9) not at the empty `cell`:
+ * 1 if one is found (it goes to cellsOut()), 0 if none, -1 past maxGuesses. A generator that
+ * removes a given from a puzzle with one solution asks this instead of counting to two: any
+ * second solution must differ at that cell, and the search skips the known solution's subtree.
+ */
+export function searchExcluding(cell: i32, digit: i32, maxGuesses: i32): i32 {
+  if (!loadLevel0(CELLS_IN)) {
+    totalGuesses = 0;
+    return 0;
+  }
+  const k = (cell / 27) * 9 + digit - 1;
+  setAt(STACK, k, at(STACK, k) & ~(1 << cell % 27));
+  return run(1, maxGuesses);
 }
 
 /**

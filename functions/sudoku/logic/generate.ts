@@ -6,7 +6,7 @@
 // one lands on the level. Nothing here depends on the machine: the same seed, the same puzzle.
 import { formatBoardString } from '../format.js';
 import { generationLimit } from '../problems.js';
-import { countSolutions, type SearchResult } from '../solver.js';
+import { countSolutions, countSolutionsWithout, type SearchResult } from '../solver.js';
 import type { Problem } from '../types.js';
 import { BOX, COL, ROW, UNIT_CELLS } from './geometry.js';
 import { type Grade, gradeCells } from './grade.js';
@@ -28,7 +28,6 @@ export type GenerateOutcome =
   | { ok: false; problems: Problem[] };
 
 const found: SearchResult = { count: 0, guesses: 0 };
-const scratch = new Uint8Array(81);
 
 function randomGrid(random: Random, out: Uint8Array): void {
   out.fill(0);
@@ -41,7 +40,19 @@ function randomGrid(random: Random, out: Uint8Array): void {
   countSolutions(out, 1, out, undefined, found);
 }
 
-const unique = (cells: Uint8Array): boolean => countSolutions(cells, 2, scratch, undefined, found).count === 1;
+/**
+ * Whether `cells` still has one solution, `solution`, after its givens at `c` (and `twin`, when
+ * not -1) were removed from a puzzle that had only that one: any other solution differs there.
+ */
+function stillUnique(cells: Uint8Array, solution: Uint8Array, c: number, twin: number): boolean {
+  if (countSolutionsWithout(cells, c, solution[c]!) !== 0) return false;
+  if (twin < 0) return true;
+  // Another solution that agrees at c differs at the twin.
+  cells[c] = solution[c]!;
+  const none = countSolutionsWithout(cells, twin, solution[twin]!) === 0;
+  cells[c] = 0;
+  return none;
+}
 
 // The digits given in each row, column and box of the puzzle being carved: with them, most
 // removals are seen to keep the solution unique without a search (the removed cell is forced).
@@ -103,7 +114,9 @@ function carve(random: Random, solution: Uint8Array, symmetric: boolean, out: Ui
       out[twin] = 0;
       setGiven(twin, solution[twin]!, false);
     }
-    const kept = (forced(out, c, solution[c]!) && (!pair || forced(out, twin, solution[twin]!))) || unique(out);
+    const kept =
+      (forced(out, c, solution[c]!) && (!pair || forced(out, twin, solution[twin]!))) ||
+      stillUnique(out, solution, c, pair ? twin : -1);
     if (!kept) {
       out[c] = solution[c]!;
       setGiven(c, solution[c]!, true);
@@ -118,7 +131,7 @@ function carve(random: Random, solution: Uint8Array, symmetric: boolean, out: Ui
   for (let c = 0; c < 81; c++) {
     if (!out[c]) continue;
     out[c] = 0;
-    const removable = unique(out);
+    const removable = stillUnique(out, solution, c, -1);
     out[c] = solution[c]!;
     if (removable) return false;
   }
