@@ -505,7 +505,7 @@ export function searchExcluding(cell: i32, digit: i32, maxGuesses: i32): i32 {
     return 0;
   }
   const k = (cell / 27) * 9 + digit - 1;
-  setAt(STACK, k, at(STACK, k) & ~(1 << cell % 27));
+  setAt(STACK, k, at(STACK, k) & ~(1 << (cell % 27)));
   return run(1, maxGuesses);
 }
 
