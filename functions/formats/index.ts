@@ -17,6 +17,7 @@ export { describeProblem } from './row-json.js';
 export { levelHistogram } from './row-grade.js';
 export type { RowJson } from './row-json.js';
 export { answerBatch } from './row-batch.js';
+export { countLines } from './row-batches.js';
 export type { BatchAnswer, BatchFormat, RowBatch } from './row-batch.js';
 export {
   answerBatchInTurns,

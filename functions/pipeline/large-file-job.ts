@@ -11,6 +11,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import {
+  countLines,
   decodeUtf8,
   type FileKind,
   FormatError,
@@ -111,14 +112,14 @@ async function inflateToStaging(options: HandOverOptions, key: string): Promise<
   let lines = 0;
   const inflated = byteCounter((n, chunk) => {
     size += n;
-    for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
+    lines += countLines(chunk);
   });
   const upload = new Upload({
     client,
     params: { Bucket: bucket, Key: key, Body: inflated, ContentType: 'application/octet-stream' },
     leavePartsOnError: true,
   });
-  const cancel = stopBeforeTimeout(
+  const timeLimit = stopBeforeTimeout(
     options.timeLeftMs,
     body,
     () => 0,
@@ -127,7 +128,7 @@ async function inflateToStaging(options: HandOverOptions, key: string): Promise<
   const uploading = upload.done();
   uploading.catch(() => undefined);
   try {
-    await pipeline(body, createGunzip(), inflated);
+    await Promise.race([pipeline(body, createGunzip(), inflated), timeLimit.stopped]);
     const done = await uploading;
     return { eTag: bareETag(done.ETag), size };
   } catch (error) {
@@ -142,7 +143,7 @@ async function inflateToStaging(options: HandOverOptions, key: string): Promise<
       );
     throw error;
   } finally {
-    cancel();
+    timeLimit.cancel();
   }
 }
 

@@ -184,25 +184,9 @@ async function solveIntoOutput(
     outputBody.end();
   });
   const uploading = upload.done();
-  // Stop with time left: the input fails with TimeLimitError, which ends the solver and the upload.
-  // The stop does not wait for the batches in flight (their answers would be thrown away): one
-  // batch of hard rows can take longer than the margin, and the invocation would die at its
-  // timeout instead of handing over (a 256 KiB batch of the hardest set: ~1 s on a loaded core).
-  let stop: (error: Error) => void = () => undefined;
-  const stopped = new Promise<never>((_, reject) => {
-    stop = reject;
-  });
-  stopped.catch(() => undefined);
-  const cancelTimer = stopBeforeTimeout(
-    options.timeLeftMs,
-    {
-      destroy(error) {
-        body.destroy(error);
-        stop(error);
-      },
-    },
-    () => tally.rowsRead,
-  );
+  // Stop with time left: the input fails with TimeLimitError, which ends the solver and the upload,
+  // and the race below ends at once (a 256 KiB batch of the hardest set: ~1 s on a loaded core).
+  const timeLimit = stopBeforeTimeout(options.timeLeftMs, body, () => tally.rowsRead);
   // Whichever side fails first ends both: a stalled upload must not leave the reader waiting forever.
   let solveError: unknown;
   solving.catch((error: unknown) => {
@@ -210,10 +194,10 @@ async function solveIntoOutput(
   });
   uploading.catch(() => undefined);
   try {
-    await Promise.race([Promise.all([solving, uploading]), stopped]);
-    cancelTimer();
+    await Promise.race([Promise.all([solving, uploading]), timeLimit.stopped]);
+    timeLimit.cancel();
   } catch (error) {
-    cancelTimer();
+    timeLimit.cancel();
     body.destroy();
     // Failing the upload's body (not just ending it, which would complete a truncated object)
     // ends the Upload; then the parts already sent are removed.

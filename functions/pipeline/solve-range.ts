@@ -122,7 +122,7 @@ export async function solveRange(
     });
     const uploading = upload.done();
     uploading.catch(() => undefined);
-    const cancel = stopBeforeTimeout(
+    const timeLimit = stopBeforeTimeout(
       options.timeLeftMs,
       body,
       () => tally.rowsRead,
@@ -130,7 +130,7 @@ export async function solveRange(
         'time (filesTimeoutSeconds) or memory (filesMemoryMb), then upload the file again.',
     );
     try {
-      await solvePuzzleStream({
+      const solving = solvePuzzleStream({
         input: Readable.from(opened.owned, { objectMode: false }),
         output,
         format: job.kind.format,
@@ -144,6 +144,9 @@ export async function solveRange(
           ...(csvHeader ? { csvHeader } : {}),
         },
       });
+      solving.catch(() => undefined);
+      // The stop ends the range at once, without waiting for worker batches in flight.
+      await Promise.race([solving, timeLimit.stopped]);
       await uploading;
     } catch (error) {
       output.destroy();
@@ -151,7 +154,7 @@ export async function solveRange(
       await abortUpload(client, bucket, key, upload.uploadId);
       throw error;
     } finally {
-      cancel();
+      timeLimit.cancel();
       body.destroy();
     }
     const stoppedAt = opened.stoppedAt();

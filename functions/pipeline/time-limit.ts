@@ -26,25 +26,46 @@ export class TimeLimitError extends ServiceError<'TIME_LIMIT'> {
   }
 }
 
+/** A stop timer: `stopped` rejects with its TimeLimitError when it fires (and never settles else). */
+export interface TimeLimit {
+  /**
+   * Race the run against this: when it fires, the run ends at once, without waiting for work in
+   * flight whose answers would be thrown away (worker threads' batches: one batch of the hardest
+   * rows can take longer than the margin, and the invocation would die at its timeout instead).
+   */
+  readonly stopped: Promise<never>;
+  cancel(): void;
+}
+
 /**
- * Fails `input` with TimeLimitError `timeMarginMs` before the invocation's time runs out, so the
- * run can abort its upload and say so while there is time. Returns the timer's cancel.
+ * Fails `input` with TimeLimitError `timeMarginMs` before the invocation's time runs out, and
+ * rejects `stopped` with it, so the run can abort its upload and say so while there is time.
  */
 export function stopBeforeTimeout(
   timeLeftMs: (() => number) | undefined,
   input: { destroy(error: Error): void },
   rowsRead: () => number,
   what?: string,
-): () => void {
+): TimeLimit {
+  let stop: (error: Error) => void = () => undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    stop = reject;
+  });
+  // Nobody need listen: a run that ended on its own cancels the timer, and one that raced it has seen it.
+  stopped.catch(() => undefined);
   const timeLeft = timeLeftMs?.();
-  if (timeLeft === undefined) return () => undefined;
+  if (timeLeft === undefined) return { stopped, cancel: () => undefined };
   const started = performance.now();
   const timer = setTimeout(
-    () => input.destroy(new TimeLimitError(rowsRead(), (performance.now() - started) / 1000, what)),
+    () => {
+      const error = new TimeLimitError(rowsRead(), (performance.now() - started) / 1000, what);
+      input.destroy(error);
+      stop(error);
+    },
     Math.max(0, timeLeft - timeMarginMs(timeLeft)),
   );
   timer.unref();
-  return () => clearTimeout(timer);
+  return { stopped, cancel: () => clearTimeout(timer) };
 }
 
 /** A pass-through that tells how many bytes went by (a staged object's size, known before S3 is asked). */

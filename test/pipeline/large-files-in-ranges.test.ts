@@ -7,7 +7,7 @@ import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLargeFileJob, type StepInvoker } from '../../functions/local/large-file-run.js';
-import { processObject } from '../../functions/pipeline/index.js';
+import { processObject, solveRange, TimeLimitError } from '../../functions/pipeline/index.js';
 import type { FileReport } from '../../functions/pipeline/index.js';
 import { clientFor, startTestS3, type TestS3 } from '../helpers/local-s3.js';
 import { inProcessSteps, recordingStarter } from '../helpers/large-file-steps.js';
@@ -164,6 +164,40 @@ describe('a file solved in ranges', () => {
       status: 'processed',
       report: { outcome: 'rejected', error: { code: 'NO_PUZZLE_COLUMN' } },
     });
+  });
+
+  it('stops a range at its margin before the timeout, without waiting for the batches in flight', async () => {
+    // Graded rows of the hardest set: one 256 KiB batch keeps a worker busy for seconds, far past
+    // the stop; a range that waited for it would still be running when its invocation is killed.
+    const rows = readPuzzleSet('puzzles5_forum_hardest_1905_11+').slice(0, 6000);
+    const path = 'ranges/out-of-time.txt';
+    await s3.put(`incoming/${path}`, `${rows.join('\n')}\n`);
+    const { jobs, startLargeFile } = recordingStarter();
+    await processObject({
+      client: s3.client,
+      bucket: s3.bucket,
+      sourceKey: `incoming/${path}`,
+      ...keysOf(path),
+      ranges: { timeoutSeconds: 900, threads: 1, rangeBytes: 400_000 },
+      startLargeFile,
+    });
+    const job = { ...jobs[0]!, grade: true };
+    const timeoutMs = 2000;
+    const started = performance.now();
+    const error = await solveRange(
+      job,
+      { index: 0, start: 0, end: job.rangeBytes },
+      {
+        client: s3.client,
+        timeLeftMs: () => timeoutMs - (performance.now() - started),
+        handOverAfterMs: Number.POSITIVE_INFINITY,
+      },
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeLimitError);
+    // The deadline the twin would enforce (it ends the invocation at its timeout), not a speed.
+    expect(performance.now() - started).toBeLessThan(timeoutMs);
+    const left = await s3.admin.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: job.stagingPrefix }));
+    expect((left.Contents ?? []).filter((o) => o.Key?.includes('/out/'))).toEqual([]);
   });
 
   it('stops a job whose source is replaced while it runs: no output, no report, nothing staged left', async () => {
