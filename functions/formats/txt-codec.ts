@@ -1,11 +1,15 @@
+import { MAX_LISTED_PROBLEMS } from '../sudoku/index.js';
 import { OVERLONG_LINE } from './line-splitting.js';
 import type { LineCodec } from './line-codec.js';
 import { overlongRow } from './row-result.js';
 import { solveRow } from './row-result.js';
 import type { RowResult } from './row-result.js';
 
-/** Problems listed per board, in an HTTP problem document and on a `.txt` error line; the rest are counted. */
-export const MAX_PROBLEMS_PER_BOARD = 10;
+/**
+ * Problems listed per board, in an HTTP problem document and on a `.txt` error line; the rest are
+ * counted. The core's own cap: it lists no more than this of a board's bad characters or conflicts.
+ */
+export const MAX_PROBLEMS_PER_BOARD = MAX_LISTED_PROBLEMS;
 
 /**
  * A failed row in a .txt output (a file or an HTTP text/plain answer):

@@ -4,5 +4,6 @@ export { PROBLEM_CLASS, PROBLEM_CODE, PROBLEM_CODES } from './types.js';
 export { parseBoard, parseBoardString } from './parse.js';
 export { formatBoard, formatBoardString } from './format.js';
 export { findConflicts } from './validate.js';
+export { MAX_LISTED_PROBLEMS } from './problems.js';
 export { solveBoard, solveParsed } from './solve.js';
 export { countSolutions, MAX_GUESSES, type SearchResult } from './solver.js';

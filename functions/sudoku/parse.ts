@@ -2,17 +2,12 @@ import {
   badCharacter,
   badCharacterBeyondBoard,
   digitOutOfRange,
+  MAX_LISTED_PROBLEMS,
   wrongLength,
   wrongShape,
   wrongType,
 } from './problems.js';
 import type { Cells, ParseResult, Problem } from './types.js';
-
-/**
- * More bad characters than this in one board is noise; the first few tell the caller what is wrong.
- * The rest are counted (`problemsTotal`), not listed, so a huge string costs no memory per character.
- */
-const MAX_REPORTED = 10;
 
 function failed(problems: Problem[], problemsTotal: number): ParseResult {
   return { ok: false, problems, problemsTotal };
@@ -67,7 +62,7 @@ export function parseBoardString(text: string): ParseResult {
       n++;
     } else if (!isIgnorable(c)) {
       const cp = text.codePointAt(i) ?? c;
-      if (bad < MAX_REPORTED) {
+      if (bad < MAX_LISTED_PROBLEMS) {
         const shown = describeChar(String.fromCodePoint(cp));
         problems.push(
           n < 81
@@ -111,9 +106,9 @@ function parseBoardArray(rows: unknown[]): ParseResult {
   const shape = typeof first === 'number' ? 'numbers' : 'chars';
   const cells: Cells = new Uint8Array(81);
   let bad = 0;
-  // Listed while fewer than MAX_REPORTED; every bad cell is counted.
+  // Listed while fewer than MAX_LISTED_PROBLEMS; every bad cell is counted.
   const report = (problem: () => Problem) => {
-    if (bad++ < MAX_REPORTED) problems.push(problem());
+    if (bad++ < MAX_LISTED_PROBLEMS) problems.push(problem());
   };
   for (let r = 0; r < 9; r++) {
     for (let c = 0; c < 9; c++) {

@@ -2,6 +2,13 @@ import type { CellRef, Problem } from './types.js';
 
 /** Constructors for every problem code, so messages read the same wherever they are raised. */
 
+/**
+ * More problems of one kind than this in one board is noise; the first few tell the caller what is
+ * wrong. The rest are counted (`problemsTotal`), not listed, so a board of 81 bad characters or 81
+ * equal digits costs no more than one with a single mistake.
+ */
+export const MAX_LISTED_PROBLEMS = 10;
+
 const at = (row: number, col: number): string => `row ${row}, column ${col}`;
 
 export const wrongType = (got: string): Problem => ({

@@ -56,7 +56,7 @@ function outcome(
     };
   }
   const conflicts = findConflicts(cells);
-  if (conflicts.length) return { ok: false, problems: conflicts, problemsTotal: conflicts.length };
+  if (conflicts.total) return { ok: false, problems: conflicts.problems, problemsTotal: conflicts.total };
   return { ok: false, problems: [count < 0 ? searchLimit(stats.guesses) : noSolution()], problemsTotal: 1, stats };
 }
 

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   handleHttpEvent,
@@ -11,7 +12,7 @@ import {
   type ProblemDetails,
 } from '../../functions/http/index.js';
 import { MAX_PROBLEMS_PER_BOARD, MAX_RESPONSE_BYTES } from '../../functions/http/constants.js';
-import { lambdaResultBytes, withinResponseLimit } from '../../functions/http/response-size.js';
+import { jsonStringBytes, lambdaResultBytes, withinResponseLimit } from '../../functions/http/response-size.js';
 import { buildHttpApiEvent } from '../../functions/local/http-api-event.js';
 import { EASY, toChars } from '../helpers/boards.js';
 import { openApiMismatches } from './openapi-conformance.js';
@@ -71,6 +72,37 @@ describe('problems listed per board', () => {
     const [, line] = response.body.split('\n');
     expect(line!.match(/DUPLICATE_IN_/g)).toHaveLength(MAX_PROBLEMS_PER_BOARD);
     expect(line).toMatch(/; and \d+ more problems$/);
+  });
+});
+
+describe('the size of a Lambda result', () => {
+  const serialized = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
+  // Any UTF-16 code units: controls, quotes, backslashes, 2- and 3-byte characters, surrogate
+  // pairs and lone surrogates (which JSON.stringify writes as \uDXXX).
+  const anyText = fc.oneof(
+    fc.string({ unit: 'binary' }),
+    fc.array(fc.integer({ min: 0, max: 0xffff })).map((units) => String.fromCharCode(...units)),
+    fc
+      .array(fc.constantFrom('"', '\\', '\n', '\u0001', '\u007f', 'é', '€', '\u2028', '\ud83d', '\ude00', 'a'))
+      .map((parts) => parts.join('')),
+  );
+
+  it('counts a string as JSON.stringify writes it, in UTF-8 bytes, without writing it', () => {
+    fc.assert(
+      fc.property(anyText, (text) => {
+        expect(jsonStringBytes(text)).toBe(serialized(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('is the whole response serialized: status, headers and the escaped body', () => {
+    fc.assert(
+      fc.property(anyText, fc.dictionary(fc.string(), fc.string()), fc.boolean(), (body, headers, isBase64Encoded) => {
+        const response: HttpResponse = { statusCode: 200, headers, body, isBase64Encoded };
+        expect(lambdaResultBytes(response)).toBe(serialized(response));
+      }),
+    );
   });
 });
 

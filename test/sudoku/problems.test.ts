@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseBoard, solveBoard, type Problem } from '../../functions/sudoku/index.js';
+import {
+  findConflicts,
+  MAX_LISTED_PROBLEMS,
+  parseBoard,
+  parseBoardString,
+  solveBoard,
+  type Problem,
+} from '../../functions/sudoku/index.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
 
 const PUZZLE = '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79';
@@ -95,6 +102,21 @@ describe('every problem code names its place', () => {
         ],
       }),
     ]);
+  });
+
+  it('lists the first conflicts of a board and counts them all: 81 equal digits are 216 pairs', () => {
+    const outcome = solveBoard('1'.repeat(81));
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    // Each of the 27 units pairs its first 1 with the 8 others.
+    expect(outcome.problemsTotal).toBe(216);
+    expect(outcome.problems).toHaveLength(MAX_LISTED_PROBLEMS);
+    const parsed = parseBoardString('1'.repeat(81));
+    if (!parsed.ok) throw new Error('not parsed');
+    const all = findConflicts(parsed.board.cells, Number.POSITIVE_INFINITY);
+    expect(all.total).toBe(216);
+    expect(all.problems).toHaveLength(216);
+    expect(outcome.problems).toEqual(all.problems.slice(0, MAX_LISTED_PROBLEMS));
   });
 
   it('NO_SOLUTION for givens that break no rule yet cannot be completed', () => {
