@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLargeFileJob, type StepInvoker } from '../../functions/local/large-file-run.js';
 import { processObject, solveRange, TimeLimitError } from '../../functions/pipeline/index.js';
 import type { FileReport } from '../../functions/pipeline/index.js';
+import type { LargeFileJob } from '../../functions/contract/large-files.js';
 import { clientFor, startTestS3, type TestS3 } from '../helpers/local-s3.js';
 import { inProcessSteps, recordingStarter } from '../helpers/large-file-steps.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
@@ -30,8 +31,8 @@ const inProcess = inProcessWith({});
 
 const keysOf = (path: string) => ({ outputKey: `solved/${path}`, reportKey: `reports/${path}.json` });
 
-/** Solves `incoming/<path>` in ranges of `rangeBytes`, the job run to its end; the summary and the job. */
-async function solveInRanges(path: string, rangeBytes: number, invoke: StepInvoker = inProcess) {
+/** The job processObject plans for `incoming/<path>` when it hands the file over in ranges of `rangeBytes`. */
+async function handedOver(path: string, rangeBytes: number): Promise<LargeFileJob> {
   const { jobs, startLargeFile } = recordingStarter();
   const handed = await processObject({
     client: s3.client,
@@ -42,13 +43,19 @@ async function solveInRanges(path: string, rangeBytes: number, invoke: StepInvok
     startLargeFile,
   });
   expect(handed).toMatchObject({ status: 'skipped', reason: 'handed-over' });
-  const summary = await runLargeFileJob(jobs[0]!, {
+  return jobs[0]!;
+}
+
+/** Solves `incoming/<path>` in ranges of `rangeBytes`, the job run to its end; the summary and the job. */
+async function solveInRanges(path: string, rangeBytes: number, invoke: StepInvoker = inProcess) {
+  const job = await handedOver(path, rangeBytes);
+  const summary = await runLargeFileJob(job, {
     client: machine,
     maxConcurrency: 3,
     retryIntervalSeconds: 0,
     invoke,
   });
-  return { summary, job: jobs[0]! };
+  return { summary, job };
 }
 
 /** The same file through one invocation, for comparison. */
@@ -172,16 +179,7 @@ describe('a file solved in ranges', () => {
     const rows = readPuzzleSet('puzzles5_forum_hardest_1905_11+').slice(0, 6000);
     const path = 'ranges/out-of-time.txt';
     await s3.put(`incoming/${path}`, `${rows.join('\n')}\n`);
-    const { jobs, startLargeFile } = recordingStarter();
-    await processObject({
-      client: s3.client,
-      bucket: s3.bucket,
-      sourceKey: `incoming/${path}`,
-      ...keysOf(path),
-      ranges: { timeoutSeconds: 900, threads: 1, rangeBytes: 400_000 },
-      startLargeFile,
-    });
-    const job = { ...jobs[0]!, grade: true };
+    const job = { ...(await handedOver(path, 400_000)), grade: true };
     const timeoutMs = 2000;
     const started = performance.now();
     const error = await solveRange(
@@ -203,17 +201,9 @@ describe('a file solved in ranges', () => {
   it('stops a job whose source is replaced while it runs: no output, no report, nothing staged left', async () => {
     const path = 'ranges/replaced.txt';
     await s3.put(`incoming/${path}`, `${hardest.join('\n')}\n`);
-    const { jobs, startLargeFile } = recordingStarter();
-    await processObject({
-      client: s3.client,
-      bucket: s3.bucket,
-      sourceKey: `incoming/${path}`,
-      ...keysOf(path),
-      ranges: { timeoutSeconds: 900, threads: 1, rangeBytes: 4096 },
-      startLargeFile,
-    });
+    const job = await handedOver(path, 4096);
     await s3.admin.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `incoming/${path}`, Body: `${hardest[0]}\n` }));
-    const summary = await runLargeFileJob(jobs[0]!, {
+    const summary = await runLargeFileJob(job, {
       client: machine,
       retryIntervalSeconds: 0,
       invoke: inProcess,
@@ -222,7 +212,7 @@ describe('a file solved in ranges', () => {
     expect(summary.error?.Cause).toMatch(/SourceChangedError/);
     expect(await s3.exists(`solved/${path}`)).toBe(false);
     expect(await s3.exists(`reports/${path}.json`)).toBe(false);
-    const left = await s3.admin.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: jobs[0]!.stagingPrefix }));
+    const left = await s3.admin.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: job.stagingPrefix }));
     expect(left.KeyCount ?? 0).toBe(0);
   });
 });
