@@ -27,8 +27,9 @@ export function jsonStringBytes(text: string): number {
     else if (c >= 0xd800 && c <= 0xdbff && i + 1 < n && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
       bytes += 4;
       i++;
-    } else if (c >= 0xd800 && c <= 0xdfff) bytes += 6; // a lone surrogate is written as \uDXXX
-    else bytes += 3;
+    } else if (c >= 0xd800 && c <= 0xdfff) {
+      bytes += 6; // a lone surrogate is written as \uDXXX
+    } else bytes += 3;
   }
   return bytes;
 }
