@@ -98,7 +98,8 @@ export async function solveRange(
       options.handOverAfterMs ??
       (timeLeft === undefined ? Number.POSITIVE_INFINITY : timeLeft - 2 * timeMarginMs(timeLeft));
     const handOverAt = started + handOverAfter;
-    const opened = await openLineRange(body, {
+    const reading = watchedReads(body);
+    const opened = await openLineRange(reading.source, {
       start: range.start,
       end: range.end,
       csv,
@@ -122,15 +123,24 @@ export async function solveRange(
     });
     const uploading = upload.done();
     uploading.catch(() => undefined);
+    // The hard stop fails only a read still waiting for S3 (one stalled from before the hand-over
+    // point). Reading otherwise stops at the hand-over point, at the next read the solver asks for:
+    // the batches read before it drain meanwhile, and failing the range then (TimeLimitError is not
+    // retried) would end a job that finishes within the margin left; one that does not is killed
+    // at its timeout and retried.
     const timeLimit = stopBeforeTimeout(
       options.timeLeftMs,
-      body,
+      {
+        destroy(error) {
+          if (reading.waiting()) body.destroy(error);
+        },
+      },
       () => tally.rowsRead,
       `range ${range.index + 1} of ${job.ranges} needs more than one invocation can give. Give the files function more ` +
         'time (filesTimeoutSeconds) or memory (filesMemoryMb), then upload the file again.',
     );
     try {
-      const solving = solvePuzzleStream({
+      await solvePuzzleStream({
         input: Readable.from(opened.owned, { objectMode: false }),
         output,
         format: job.kind.format,
@@ -144,9 +154,6 @@ export async function solveRange(
           ...(csvHeader ? { csvHeader } : {}),
         },
       });
-      solving.catch(() => undefined);
-      // The stop ends the range at once, without waiting for worker batches in flight.
-      await Promise.race([solving, timeLimit.stopped]);
       await uploading;
     } catch (error) {
       output.destroy();
@@ -204,4 +211,25 @@ export async function solveRange(
     if (isPreconditionFailed(error)) throw new SourceChangedError(job.sourceKey);
     throw error;
   }
+}
+
+/** The chunks of `source`, and whether a read of it is under way (asked for, not yet answered). */
+function watchedReads(source: AsyncIterable<Uint8Array>): { source: AsyncIterable<Uint8Array>; waiting(): boolean } {
+  let waiting = false;
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    const iterator = source[Symbol.asyncIterator]();
+    try {
+      for (;;) {
+        waiting = true;
+        const next = await iterator.next();
+        waiting = false;
+        if (next.done) return;
+        yield next.value;
+      }
+    } finally {
+      waiting = false;
+      await iterator.return?.();
+    }
+  }
+  return { source: chunks(), waiting: () => waiting };
 }
