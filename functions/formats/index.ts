@@ -19,13 +19,7 @@ export type { RowJson } from './row-json.js';
 export { answerBatch } from './row-batch.js';
 export { countLines } from './row-batches.js';
 export type { BatchAnswer, BatchFormat, RowBatch } from './row-batch.js';
-export {
-  answerBatchInTurns,
-  answerInThread,
-  IN_THREAD_SOLVER,
-  isBatchFormat,
-  solveRowBatches,
-} from './batched-solve.js';
+export { answerBatchInTurns, IN_THREAD_SOLVER, isBatchFormat, solveRowBatches } from './batched-solve.js';
 export type { BatchSolver } from './batched-solve.js';
 export { readCsvHeaderLines } from './csv-codec.js';
 export { openLineRange } from './line-range.js';

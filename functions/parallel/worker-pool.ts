@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { MessagePort, WorkerOptions } from 'node:worker_threads';
-import { answerInThread, IN_THREAD_SOLVER } from '../formats/index.js';
+import { IN_THREAD_SOLVER } from '../formats/index.js';
 import type { BatchAnswer, BatchSolver, RowBatch } from '../formats/index.js';
 
 /** What a solver thread sends back for each batch it was handed, in the order it was handed them. */
@@ -197,8 +197,7 @@ export class WorkerPool implements BatchSolver {
   }
 
   private answerHere(task: Task): void {
-    this.here++;
-    answerInThread(task.batch).then(task.resolve, (error: unknown) =>
+    this.solveNow(task.batch).then(task.resolve, (error: unknown) =>
       task.reject(error instanceof Error ? error : new Error(String(error))),
     );
   }
