@@ -16,6 +16,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { isSolutionOf } from '../../test/helpers/sudoku-rules.js';
+import { PEAK_RSS_SOURCE } from '../peak-rss.js';
 import { writePuzzleFile } from './s3.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -42,11 +43,12 @@ interface CliRun {
 async function cliRun(input: string, output: string, threadArgs: string[]): Promise<CliRun> {
   const script = `
     import { writeSync } from 'node:fs';
+    ${PEAK_RSS_SOURCE}
     const [bin, ...args] = process.argv.slice(1);
     process.argv = [process.argv[0], bin, ...args];
     process.on('exit', (code) => {
       const usage = process.resourceUsage();
-      writeSync(3, JSON.stringify({ code, seconds: performance.now() / 1000, maxRssKb: usage.maxRSS,
+      writeSync(3, JSON.stringify({ code, seconds: performance.now() / 1000, maxRssKb: peakRssKb(),
         cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6,
         mainBusy: performance.eventLoopUtilization().utilization }));
     });

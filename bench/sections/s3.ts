@@ -18,6 +18,7 @@ import { prefixes } from '../../functions/contract/service-layout.js';
 import { createS3Client } from '../../functions/pipeline/index.js';
 import { RANGE_BYTES_ENV } from '../../functions/pipeline/range-plan.js';
 import type { FileReport } from '../../functions/pipeline/index.js';
+import { PEAK_RSS_SOURCE } from '../peak-rss.js';
 import { solveBoard } from '../../functions/sudoku/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -78,6 +79,7 @@ function bareSolver(set: readonly string[], rows: number): { perSecond: number; 
 /** Runs in a child under tsx: processObject on one object, the report and peak RSS written to fd 3. */
 const PROCESS_RUNNER = `
 import { writeSync } from 'node:fs';
+${PEAK_RSS_SOURCE}
 const { createS3Client, processObject } = await import(process.argv[1]);
 const { outputKeysFor, prefixes } = await import(process.argv[2]);
 const [bucket, sourceKey] = process.argv.slice(3);
@@ -85,7 +87,7 @@ const client = createS3Client({ endpoint: process.env.S3_ENDPOINT });
 const baselineRssKb = Math.round(process.memoryUsage().rss / 1024);
 const result = await processObject({ client, bucket, sourceKey, ...outputKeysFor(sourceKey, prefixes.incoming), force: true });
 const cpu = process.cpuUsage();
-writeSync(3, JSON.stringify({ report: result.report, maxRssKb: process.resourceUsage().maxRSS, baselineRssKb, cpuSeconds: (cpu.user + cpu.system) / 1e6 }));
+writeSync(3, JSON.stringify({ report: result.report, maxRssKb: peakRssKb(), baselineRssKb, cpuSeconds: (cpu.user + cpu.system) / 1e6 }));
 `;
 
 interface ProcessRun {
@@ -168,9 +170,10 @@ async function processInChild(
 async function cliRun(input: string, output: string): Promise<{ seconds: number; maxRssKb: number }> {
   const script = `
     import { writeSync } from 'node:fs';
+    ${PEAK_RSS_SOURCE}
     const [bin, input, output] = process.argv.slice(1);
     process.argv = [process.argv[0], bin, 'solve', input, '-o', output];
-    process.on('exit', (code) => writeSync(3, JSON.stringify({ code, seconds: performance.now() / 1000, maxRssKb: process.resourceUsage().maxRSS })));
+    process.on('exit', (code) => writeSync(3, JSON.stringify({ code, seconds: performance.now() / 1000, maxRssKb: peakRssKb() })));
     await import(bin);
   `;
   const child = spawn(

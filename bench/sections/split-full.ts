@@ -33,6 +33,7 @@ import type { RangeSizing } from '../../functions/contract/large-files.js';
 import { planRanges, rangeBytesFor } from '../../functions/pipeline/index.js';
 import { type RangePlanSettings, SHORTEST_ROW_BYTES, sampledRangeBytes } from '../../functions/pipeline/range-plan.js';
 import { readPuzzleSet } from '../../test/helpers/puzzle-sets.js';
+import { peakRssKb } from '../peak-rss.js';
 import { writePuzzleFile } from './s3.js';
 import {
   ARM64_GB_SECOND,
@@ -327,7 +328,7 @@ function report(runs: ReadonlyMap<string, PathRun[]>, sizes: ReadonlyMap<string,
   );
   console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |');
   for (const row of summary) console.log(row);
-  console.log(`\nPeak RSS of this process: ${fmt(process.resourceUsage().maxRSS / 1024)} MB.`);
+  console.log(`\nPeak RSS of this process: ${fmt(peakRssKb() / 1024)} MB.`);
   projectSampled(measured);
 }
 
