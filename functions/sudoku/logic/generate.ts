@@ -1,7 +1,8 @@
 // Puzzles at a level from a seed. Each attempt: a random complete grid (three independent
 // boxes on the diagonal shuffled from the seed, the rest completed by the fast search, which is
 // deterministic), then givens removed in a random order (in 180-degree pairs when symmetric)
-// while the fast search still finds exactly one solution, which leaves the puzzle minimal; then
+// while the fast search still finds exactly one solution (the solution's unavoidable sets answer
+// a quarter of those questions without it), which leaves the puzzle minimal; then
 // the grade, cut short as soon as a technique above the level is needed. Attempts repeat until
 // one lands on the level. Nothing here depends on the machine: the same seed, the same puzzle.
 import { formatBoardString } from '../format.js';
@@ -12,6 +13,7 @@ import { BOX, COL, ROW, UNIT_CELLS } from './geometry.js';
 import { type Grade, gradeCells } from './grade.js';
 import { mulberry32, type Random, seedOf, shuffle } from './random.js';
 import type { Level } from './step.js';
+import { UnavoidableSets } from './unavoidable.js';
 
 export interface GenerateOptions {
   level: Level;
@@ -59,18 +61,34 @@ function stillUnique(cells: Uint8Array, solution: Uint8Array, c: number, twin: n
 const inRow = new Uint16Array(9);
 const inCol = new Uint16Array(9);
 const inBox = new Uint16Array(9);
+/** The given cells, one 27-bit mask per band (unavoidable.ts's layout). */
+const givenCells = new Int32Array(3);
+/** The solution's unavoidable sets (unavoidable.ts): a removal that empties one fails without a search. */
+const unavoidable = new UnavoidableSets();
 
 function setGiven(c: number, d: number, on: boolean): void {
   const bit = 1 << (d - 1);
+  const cellBit = 1 << (c % 27);
   if (on) {
     inRow[ROW[c]!]! |= bit;
     inCol[COL[c]!]! |= bit;
     inBox[BOX[c]!]! |= bit;
+    givenCells[(c / 27) | 0]! |= cellBit;
   } else {
     inRow[ROW[c]!]! &= ~bit;
     inCol[COL[c]!]! &= ~bit;
     inBox[BOX[c]!]! &= ~bit;
+    givenCells[(c / 27) | 0]! &= ~cellBit;
   }
+}
+
+/**
+ * Whether the puzzle, its givens at c (and twin, when not -1) just removed, still has one solution.
+ * An unavoidable set left without a given says no at once; else the search decides.
+ */
+function removalKeepsUnique(puzzle: Uint8Array, solution: Uint8Array, c: number, twin: number): boolean {
+  if (unavoidable.exposedAt(c, givenCells) || (twin >= 0 && unavoidable.exposedAt(twin, givenCells))) return false;
+  return stillUnique(puzzle, solution, c, twin);
 }
 
 const seen = (c: number): number => inRow[ROW[c]!]! | inCol[COL[c]!]! | inBox[BOX[c]!]!;
@@ -101,6 +119,8 @@ function carve(random: Random, solution: Uint8Array, symmetric: boolean, out: Ui
   inRow.fill(0x1ff);
   inCol.fill(0x1ff);
   inBox.fill(0x1ff);
+  givenCells.fill(0x7ffffff);
+  unavoidable.load(solution);
   const order = shuffle(
     random,
     Array.from({ length: symmetric ? 41 : 81 }, (_, i) => i),
@@ -116,7 +136,7 @@ function carve(random: Random, solution: Uint8Array, symmetric: boolean, out: Ui
     }
     const kept =
       (forced(out, c, solution[c]!) && (!pair || forced(out, twin, solution[twin]!))) ||
-      stillUnique(out, solution, c, pair ? twin : -1);
+      removalKeepsUnique(out, solution, c, pair ? twin : -1);
     if (!kept) {
       out[c] = solution[c]!;
       setGiven(c, solution[c]!, true);
@@ -131,8 +151,10 @@ function carve(random: Random, solution: Uint8Array, symmetric: boolean, out: Ui
   for (let c = 0; c < 81; c++) {
     if (!out[c]) continue;
     out[c] = 0;
-    const removable = stillUnique(out, solution, c, -1);
+    setGiven(c, solution[c]!, false);
+    const removable = removalKeepsUnique(out, solution, c, -1);
     out[c] = solution[c]!;
+    setGiven(c, solution[c]!, true);
     if (removable) return false;
   }
   return true;
