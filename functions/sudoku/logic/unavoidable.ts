@@ -20,7 +20,7 @@
 // finds them, as prototyped, cost far more than the searches it saves, so it is not built.
 //
 // A set is three 27-bit masks, one per band (rows 0-2, 3-5, 6-8: bit 9 * (row % 3) + column).
-import { BOX } from './geometry.js';
+import { BOX, COL, ROW } from './geometry.js';
 
 /**
  * At most 4 sets per pair of digits (a class holds two of a's cells at least) and 3 per pair of
@@ -52,9 +52,9 @@ export class UnavoidableSets {
     this.ofCellCount.fill(0);
     for (let c = 0; c < 81; c++) {
       const d = grid[c]! - 1;
-      const r = (c / 9) | 0;
-      this.colOf[d * 9 + r] = c % 9;
-      this.rowInCol[d * 9 + (c % 9)] = r;
+      const r = ROW[c]!;
+      this.colOf[d * 9 + r] = COL[c]!;
+      this.rowInCol[d * 9 + COL[c]!] = r;
       this.rowInBox[d * 9 + BOX[c]!] = r;
     }
     for (let a = 0; a < 9; a++) for (let b = a + 1; b < 9; b++) this.splitPair(a, b);
@@ -92,8 +92,7 @@ export class UnavoidableSets {
       }
       // A cycle of two digits is a class of that pair, found above; one of nine is the two whole lines.
       if (length === 2 || length === 9) continue;
-      const k = this.count++;
-      this.masks.fill(0, k * 3, k * 3 + 3);
+      const k = this.newSet();
       for (let m = positions; m; m &= m - 1) {
         const p = 31 - Math.clz32(m & -m);
         this.addCellAt(k, first + p * step);
@@ -131,11 +130,17 @@ export class UnavoidableSets {
       // One class of all 18 cells: no set smaller than the pair's whole.
       if (rowsA === 0x1ff) return;
       left &= ~rowsA;
-      const k = this.count++;
-      this.masks.fill(0, k * 3, k * 3 + 3);
+      const k = this.newSet();
       for (let m = rowsA; m; m &= m - 1) this.addCell(k, a, 31 - Math.clz32(m & -m));
       for (let m = rowsB; m; m &= m - 1) this.addCell(k, b, 31 - Math.clz32(m & -m));
     }
+  }
+
+  /** A new, empty set; its index. */
+  private newSet(): number {
+    const k = this.count++;
+    this.masks.fill(0, k * 3, k * 3 + 3);
+    return k;
   }
 
   private addCell(k: number, digit: number, row: number): void {
