@@ -29,7 +29,9 @@ const name = workerData.functionName;
 const logStreamName = 'local/[$LATEST]' + randomUUID();
 let loaded;
 parentPort.on('message', (job) => {
-  const deadline = Date.now() + job.timeoutMs;
+  // The deadline the parent ends the execution at, not one counted from this message's arrival:
+  // a new thread starts late on a busy machine, and the handler would think it had time it has not.
+  const deadline = job.deadline;
   const context = { callbackWaitsForEmptyEventLoop: true, functionName: name, functionVersion: '$LATEST',
     invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:' + name, memoryLimitInMB: '1769',
     awsRequestId: job.requestId, logGroupName: '/aws/lambda/' + name, logStreamName,
@@ -124,6 +126,7 @@ export function invokeFunction(event: unknown, options: InvocationOptions): Prom
   const environment = environmentFor(key, options, env);
   const { worker } = environment;
   return new Promise((resolve) => {
+    const deadline = Date.now() + options.timeoutMs;
     let settled = false;
     const settle = (invocation: Invocation, reuse: boolean): void => {
       if (settled) return;
@@ -178,7 +181,7 @@ export function invokeFunction(event: unknown, options: InvocationOptions): Prom
     worker.on('message', onMessage);
     worker.once('error', onError);
     worker.once('exit', onExit);
-    worker.postMessage({ event, requestId, timeoutMs: options.timeoutMs });
+    worker.postMessage({ event, requestId, deadline });
   });
 }
 

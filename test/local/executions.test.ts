@@ -93,7 +93,7 @@ describe('execution environments, as Lambda keeps them', () => {
     bundle = path.join(mkdtempSync(path.join(os.tmpdir(), 'sudoku-warm-')), 'counter.mjs');
     writeFileSync(
       bundle,
-      'let n = 0;\nexport const handler = async (event, context) => event.hang ? new Promise(() => {}) : { n: ++n, left: context.getRemainingTimeInMillis(), init: process.env.AWS_LAMBDA_INITIALIZATION_TYPE };\n',
+      'let n = 0;\nexport const handler = async (event, context) => event.hang ? new Promise(() => {}) : { n: ++n, left: context.getRemainingTimeInMillis(), deadline: Date.now() + context.getRemainingTimeInMillis(), init: process.env.AWS_LAMBDA_INITIALIZATION_TYPE };\n',
     );
   });
   afterAll(() => endWarmEnvironments());
@@ -109,6 +109,18 @@ describe('execution environments, as Lambda keeps them', () => {
     expect(second).toMatchObject({ ok: true, result: { n: 2 } });
     // The clock restarts per invocation: the second has nearly the whole timeout again.
     expect((second as { result: { left: number } }).result.left).toBeGreaterThan(1500);
+  });
+
+  it("tells a cold invocation the deadline it is ended at, counted from the invoke, not from its environment's start", async () => {
+    await endWarmEnvironments();
+    const before = Date.now();
+    const pending = invoke({});
+    const sent = Date.now();
+    const cold = (await pending) as { ok: true; result: { n: number; deadline: number } };
+    expect(cold.result.n).toBe(1);
+    // A new thread takes milliseconds to start; a deadline counted from then would be that late.
+    expect(cold.result.deadline).toBeGreaterThanOrEqual(before + 2000);
+    expect(cold.result.deadline).toBeLessThanOrEqual(sent + 2000 + 1);
   });
 
   it('starts cold after a timeout (the environment is discarded) and for other settings', async () => {
