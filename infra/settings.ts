@@ -23,6 +23,14 @@ export interface Settings {
   readonly apiRateLimit: number;
   /** Burst (requests) of POST /solve; derived from the API function's pool when unset. */
   readonly apiBurstLimit: number;
+  /**
+   * Steady rate (requests/s) of POST /grade, POST /hint and GET /puzzle (docs/grading.md), each
+   * with a burst of half its rate (at least 1). Every request/s of theirs holds W of the pool that
+   * POST /solve's derived throttle then leaves out; small by default, so POST /solve keeps 100/s.
+   */
+  readonly apiGradeRateLimit: number;
+  readonly apiHintRateLimit: number;
+  readonly apiPuzzleRateLimit: number;
   /** `none` (public, throttled) or `iam` (SigV4-signed callers only). */
   readonly apiAuth: ApiAuth;
   /**
@@ -90,6 +98,9 @@ export const defaults: Settings = {
   // holds 26 + 104/s x 0.5 s = 78 executions and the other routes 21.5: 99.5 in flight at most.
   apiRateLimit: 104,
   apiBurstLimit: 26,
+  apiGradeRateLimit: 1,
+  apiHintRateLimit: 2,
+  apiPuzzleRateLimit: 1,
   apiAuth: 'none',
   filesMemoryMb: 1769,
   filesTimeoutSeconds: FUNCTION_TIMEOUT_DEFAULTS.files,
@@ -128,42 +139,55 @@ export interface RouteThrottle {
 /** The route that solves: it gets the pool, less what the small buckets of the other routes hold. */
 export const SOLVE_ROUTE = routeKey('solve');
 
+/** The toolkit's routes and the settings that give their rates. */
+const TOOLKIT_RATE_KEYS = {
+  grade: 'apiGradeRateLimit',
+  hint: 'apiHintRateLimit',
+  puzzle: 'apiPuzzleRateLimit',
+} as const satisfies Partial<Record<ApiRouteName, keyof Settings>>;
+type ToolkitRoute = keyof typeof TOOLKIT_RATE_KEYS;
+
+/** What the small routes' buckets depend on: the mode (iam adds a preflight route) and the toolkit's rates. */
+export type SmallRouteSettings = Pick<Settings, 'apiAuth' | (typeof TOOLKIT_RATE_KEYS)[ToolkitRoute]>;
+
 /**
- * The small bucket of every route of the contract but POST /solve, by route name (so a route added
- * to contract/api-routes.ts without a bucket does not compile). Grading, hints and generating
- * (docs/grading.md): each request's work is bounded like /solve's (W), so each takes from the pool
- * what its bucket admits; kept small so POST /solve keeps >= 100/s.
+ * The fixed small bucket of every other route of the contract but POST /solve, by route name (so
+ * a route added to contract/api-routes.ts without a bucket does not compile).
  */
-const ROUTE_BUCKETS: Readonly<Record<Exclude<ApiRouteName, 'solve'>, RouteThrottle>> = {
+const FIXED_BUCKETS: Readonly<Record<Exclude<ApiRouteName, 'solve' | ToolkitRoute>, RouteThrottle>> = {
   page: { rate: 5, burst: 5 },
   health: { rate: 2, burst: 2 },
   openapi: { rate: 2, burst: 2 },
-  grade: { rate: 1, burst: 1 },
-  hint: { rate: 2, burst: 1 },
-  puzzle: { rate: 1, burst: 1 },
-};
-
-/**
- * Every other route that reaches the API function, each with a small bucket of its own (API
- * Gateway applies a stage's route throttle to each route separately: docs/infra.md). `GET /` is the
- * web page, loaded once per visit; `$default` is every other path or method (the function's
- * 404/405, and CORS preflights in the public mode).
- */
-export const SMALL_ROUTE_THROTTLES: Readonly<Record<string, RouteThrottle>> = {
-  ...Object.fromEntries(
-    (Object.keys(ROUTE_BUCKETS) as (keyof typeof ROUTE_BUCKETS)[]).map((name) => [routeKey(name), ROUTE_BUCKETS[name]]),
-  ),
-  $default: { rate: 2, burst: 2 },
 };
 
 /** With `apiAuth=iam`, browsers' unsigned CORS preflights get a route of their own (infra/constructs/http-api.ts). */
 export const PREFLIGHT_ROUTE = 'OPTIONS /{proxy+}';
 
-/** The small-bucket routes a stack with `auth` has, with their buckets. */
-export function smallRouteThrottles(auth: ApiAuth): Record<string, RouteThrottle> {
-  return auth === 'iam'
-    ? { ...SMALL_ROUTE_THROTTLES, [PREFLIGHT_ROUTE]: SMALL_ROUTE_THROTTLES.$default! }
-    : { ...SMALL_ROUTE_THROTTLES };
+/** `$default`'s bucket (and iam mode's preflight route's). */
+const DEFAULT_ROUTE_BUCKET: RouteThrottle = { rate: 2, burst: 2 };
+
+/** A toolkit route's bucket: its rate, and half of it as burst (1 and 2 requests/s give a burst of 1). */
+function toolkitBucket(rate: number): RouteThrottle {
+  return { rate, burst: Math.max(1, Math.floor(rate / 2)) };
+}
+
+/**
+ * Every route but POST /solve that reaches the API function, each with a small bucket of its own
+ * (API Gateway applies a stage's route throttle to each route separately: docs/infra.md). `GET /`
+ * is the web page, loaded once per visit; the toolkit's routes have the rates the settings give;
+ * `$default` is every other path or method (the function's 404/405, and CORS preflights in the
+ * public mode); with `apiAuth=iam`, browsers' unsigned preflights get a route of their own
+ * (infra/constructs/http-api.ts).
+ */
+export function smallRouteThrottles(s: SmallRouteSettings): Record<string, RouteThrottle> {
+  const throttles: Record<string, RouteThrottle> = {};
+  for (const name of Object.keys(FIXED_BUCKETS) as (keyof typeof FIXED_BUCKETS)[])
+    throttles[routeKey(name)] = FIXED_BUCKETS[name];
+  for (const name of Object.keys(TOOLKIT_RATE_KEYS) as ToolkitRoute[])
+    throttles[routeKey(name)] = toolkitBucket(s[TOOLKIT_RATE_KEYS[name]]);
+  throttles.$default = DEFAULT_ROUTE_BUCKET;
+  if (s.apiAuth === 'iam') throttles[PREFLIGHT_ROUTE] = DEFAULT_ROUTE_BUCKET;
+  return throttles;
 }
 
 /**
@@ -189,9 +213,9 @@ export function peakInFlight(throttles: Readonly<Record<string, RouteThrottle>>)
  * sustained load is what the pool serves best. An unreserved function (0) is throttled as if it had
  * the default pool, which still bounds its cost.
  */
-export function derivedThrottle(reservedConcurrency: number, auth: ApiAuth): RouteThrottle {
+export function derivedThrottle(reservedConcurrency: number, small: SmallRouteSettings): RouteThrottle {
   const pool = reservedConcurrency > 0 ? reservedConcurrency : defaults.apiReservedConcurrency;
-  const leftMilli = pool * 1000 - peakInFlight(smallRouteThrottles(auth)) * 1000;
+  const leftMilli = pool * 1000 - peakInFlight(smallRouteThrottles(small)) * 1000;
   const twoThirds = Math.floor((2 * leftMilli) / (3 * API_WORST_CASE_MS));
   const rate = Math.max(1, Math.min(twoThirds, Math.floor((leftMilli - 1000) / API_WORST_CASE_MS)));
   return { rate, burst: Math.max(1, Math.floor((leftMilli - rate * API_WORST_CASE_MS) / 1000)) };
@@ -199,9 +223,9 @@ export function derivedThrottle(reservedConcurrency: number, auth: ApiAuth): Rou
 
 /** Every route's bucket, as the stage sets them (RouteSettings) and the local twin applies them. */
 export function apiRouteThrottles(
-  s: Pick<Settings, 'apiRateLimit' | 'apiBurstLimit' | 'apiAuth'>,
+  s: Pick<Settings, 'apiRateLimit' | 'apiBurstLimit'> & SmallRouteSettings,
 ): Record<string, RouteThrottle> {
-  return { [SOLVE_ROUTE]: { rate: s.apiRateLimit, burst: s.apiBurstLimit }, ...smallRouteThrottles(s.apiAuth) };
+  return { [SOLVE_ROUTE]: { rate: s.apiRateLimit, burst: s.apiBurstLimit }, ...smallRouteThrottles(s) };
 }
 
 /**
@@ -293,7 +317,13 @@ export function readSettings(node: Node): Settings {
   const apiTimeoutSeconds = integer(node, 'apiTimeoutSeconds', defaults.apiTimeoutSeconds, 3, 29);
   const apiReservedConcurrency = integer(node, 'apiReservedConcurrency', defaults.apiReservedConcurrency, 0, 10000);
   const apiAuth = text(node, 'apiAuth', defaults.apiAuth, /^(none|iam)$/) as ApiAuth;
-  const throttle = derivedThrottle(apiReservedConcurrency, apiAuth);
+  const small: SmallRouteSettings = {
+    apiAuth,
+    apiGradeRateLimit: integer(node, 'apiGradeRateLimit', defaults.apiGradeRateLimit, 1, 10000),
+    apiHintRateLimit: integer(node, 'apiHintRateLimit', defaults.apiHintRateLimit, 1, 10000),
+    apiPuzzleRateLimit: integer(node, 'apiPuzzleRateLimit', defaults.apiPuzzleRateLimit, 1, 10000),
+  };
+  const throttle = derivedThrottle(apiReservedConcurrency, small);
   const filesReservedConcurrency = integer(
     node,
     'filesReservedConcurrency',
@@ -307,7 +337,7 @@ export function readSettings(node: Node): Settings {
     apiReservedConcurrency,
     apiRateLimit: integer(node, 'apiRateLimit', throttle.rate, 1, 10000),
     apiBurstLimit: integer(node, 'apiBurstLimit', throttle.burst, 1, 5000),
-    apiAuth,
+    ...small,
     filesMemoryMb: integer(node, 'filesMemoryMb', defaults.filesMemoryMb, 128, 10240),
     filesTimeoutSeconds: integer(node, 'filesTimeoutSeconds', defaults.filesTimeoutSeconds, 30, 900),
     filesReservedConcurrency,
@@ -343,6 +373,9 @@ export function readSettings(node: Node): Settings {
   return settings;
 }
 
+const TOOLKIT_HINT =
+  ', with apiGradeRateLimit/apiHintRateLimit/apiPuzzleRateLimit as set: lower them, or raise apiReservedConcurrency';
+
 /**
  * The settings that must agree with each other. The stage's route throttles together must not
  * admit more requests than the API function's pool can run at once (burst + rate x W summed over
@@ -351,19 +384,20 @@ export function readSettings(node: Node): Settings {
  */
 function checkConcurrency(s: Settings): void {
   if (s.apiReservedConcurrency > 0) {
-    const small = peakInFlight(smallRouteThrottles(s.apiAuth));
+    const small = peakInFlight(smallRouteThrottles(s));
     const smallest = small + peakInFlight({ [SOLVE_ROUTE]: { rate: 1, burst: 1 } });
     if (s.apiReservedConcurrency < smallest) {
       throw new Error(
         `context "apiReservedConcurrency" (${s.apiReservedConcurrency}) must be 0 (no reservation) or at least ` +
           `${Math.ceil(smallest)}: the small routes' buckets keep up to ${small} executions busy, and the smallest ` +
           `POST /solve throttle (1 request/s for W = ${API_WORST_CASE_MS / 1000} s, plus a burst of 1) ` +
-          `${smallest - small} more`,
+          `${smallest - small} more` +
+          (small > peakInFlight(smallRouteThrottles({ ...defaults, apiAuth: s.apiAuth })) ? TOOLKIT_HINT : ''),
       );
     }
     const peak = peakInFlight(apiRouteThrottles(s));
     if (peak > s.apiReservedConcurrency) {
-      const fit = derivedThrottle(s.apiReservedConcurrency, s.apiAuth);
+      const fit = derivedThrottle(s.apiReservedConcurrency, s);
       throw new Error(
         `context "apiRateLimit"/"apiBurstLimit": burst ${s.apiBurstLimit} + rate ${s.apiRateLimit}/s x ` +
           `W ${API_WORST_CASE_MS / 1000} s on POST /solve, plus ${small} for the other routes, = ${peak} requests ` +

@@ -8,6 +8,7 @@ import { startHandlerThreads } from './handler-threads.js';
 import { startHttpServer } from './http-server.js';
 import { stackGatewayLimits } from './stack-limits.js';
 import { SOLVE_ROUTE } from '../../infra/settings.js';
+import { routeKey } from '../contract/api-routes.js';
 import { startS3Service } from './s3-service.js';
 
 export interface RunningService {
@@ -41,14 +42,21 @@ export const httpApiService: LocalService = async () => {
       process.stderr.write(`handler failed: ${error instanceof Error ? error.stack : String(error)}\n`),
   });
   const solve = limits.routeThrottles[SOLVE_ROUTE]!;
+  const toolkit = (['grade', 'hint', 'puzzle'] as const)
+    .map((name) => {
+      const { rate, burst } = limits.routeThrottles[routeKey(name)]!;
+      return `${routeKey(name)} ${rate}/s, burst ${burst}`;
+    })
+    .join('; ');
   const board = '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79';
   return {
     banner: [
-      `HTTP API    ${server.url}  (POST /solve, GET /health, GET /openapi.json; a web page at ${server.url}/)`,
+      `HTTP API    ${server.url}  (POST /solve, POST /grade, POST /hint, GET /puzzle, GET /health, GET /openapi.json; a web page at ${server.url}/)`,
       `  try:      curl -s ${server.url}/solve -H 'content-type: application/json' -d '{"board":"${board}"}'`,
       `  or lines: printf '${board}\\n' | curl -s ${server.url}/solve -H 'content-type: text/plain' --data-binary @-`,
       `  limits:   as deployed: POST /solve ${solve.rate} requests/s, burst ${solve.burst} (429 above); ` +
         `${limits.reservedConcurrency || 'no'} reserved executions (500 when full); handler on ${threads.threads} thread(s)`,
+      `            ${toolkit} (cdk.json context apiGradeRateLimit, apiHintRateLimit, apiPuzzleRateLimit raise them)`,
     ],
     close: async () => {
       await server.close();

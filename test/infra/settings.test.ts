@@ -76,7 +76,7 @@ describe('the API throttle', () => {
 
   it('admits at least 100 requests/s on POST /solve at the default pool of 100, and no more in flight than the pool', () => {
     expect(defaults.apiRateLimit).toBeGreaterThanOrEqual(100);
-    expect(derivedThrottle(defaults.apiReservedConcurrency, defaults.apiAuth)).toEqual({
+    expect(derivedThrottle(defaults.apiReservedConcurrency, defaults)).toEqual({
       rate: defaults.apiRateLimit,
       burst: defaults.apiBurstLimit,
     });
@@ -104,6 +104,35 @@ describe('the API throttle', () => {
     }
   });
 
+  it('gives the toolkit routes the rates set, each with half its rate as burst, and POST /solve what the pool has left', () => {
+    const settings = settingsFrom({ apiPuzzleRateLimit: '20', apiHintRateLimit: '5' });
+    const throttles = apiRouteThrottles(settings);
+    expect(throttles['GET /puzzle']).toEqual({ rate: 20, burst: 10 });
+    expect(throttles['POST /hint']).toEqual({ rate: 5, burst: 2 });
+    expect(throttles['POST /grade']).toEqual({ rate: 1, burst: 1 });
+    // The small routes now hold 21.5 + (10 + 20 x 0.5 - 1.5) + (2 + 5 x 0.5 - 2) = 42.5 executions.
+    expect(peakInFlight(throttles) - peakInFlight({ 'POST /solve': throttles['POST /solve']! })).toBe(42.5);
+    expect(settings).toMatchObject({ apiRateLimit: 76, apiBurstLimit: 19 });
+    expect(peak(settings)).toBeLessThanOrEqual(100);
+    // docs/infra.md's example: a puzzle app at 50 requests/s, with a pool of 200.
+    const app = settingsFrom({ apiPuzzleRateLimit: '50', apiReservedConcurrency: '200' });
+    expect(app).toMatchObject({ apiRateLimit: 173, apiBurstLimit: 43 });
+    expect(apiRouteThrottles(app)['GET /puzzle']).toEqual({ rate: 50, burst: 25 });
+  });
+
+  it('refuses toolkit rates the pool cannot hold, naming the settings to lower', () => {
+    expect(() => settingsFrom({ apiGradeRateLimit: '100' })).toThrow(
+      'context "apiReservedConcurrency" (100) must be 0 (no reservation) or at least 122: the small routes\' buckets ' +
+        'keep up to 120 executions busy',
+    );
+    expect(() => settingsFrom({ apiGradeRateLimit: '100' })).toThrow(
+      'with apiGradeRateLimit/apiHintRateLimit/apiPuzzleRateLimit as set: lower them, or raise apiReservedConcurrency',
+    );
+    expect(settingsFrom({ apiGradeRateLimit: '100', apiReservedConcurrency: '400' })).toMatchObject({
+      apiGradeRateLimit: 100,
+    });
+  });
+
   it('follows apiReservedConcurrency when it changes', () => {
     expect(settingsFrom({ apiReservedConcurrency: '400' })).toMatchObject({ apiRateLimit: 504, apiBurstLimit: 126 });
   });
@@ -111,7 +140,16 @@ describe('the API throttle', () => {
   it('fits the pool (the sum over the routes of burst + rate x W), whatever the pool and mode', () => {
     for (const apiAuth of ['none', 'iam'] as const) {
       for (let pool = 26; pool <= 2000; pool += 7) {
-        const settings = settingsFrom({ apiReservedConcurrency: pool, apiAuth });
+        // The toolkit's rates as a deployer who raised the pool might raise them: 1-2% of it each.
+        const toolkit =
+          pool >= 300
+            ? {
+                apiGradeRateLimit: Math.floor(pool / 100),
+                apiPuzzleRateLimit: Math.floor(pool / 50),
+                apiHintRateLimit: Math.floor(pool / 50),
+              }
+            : {};
+        const settings = settingsFrom({ apiReservedConcurrency: pool, apiAuth, ...toolkit });
         expect(peak(settings), `pool ${pool}, ${apiAuth}`).toBeLessThanOrEqual(pool);
         expect(peak(settings), `pool ${pool}, ${apiAuth}`).toBeGreaterThan(pool - 1.5);
         expect(settings.apiRateLimit).toBeGreaterThanOrEqual(1);
@@ -219,6 +257,9 @@ describe('a stack with every setting changed', () => {
       apiReservedConcurrency: 60,
       apiRateLimit: 4,
       apiBurstLimit: 20,
+      apiGradeRateLimit: 6,
+      apiHintRateLimit: 4,
+      apiPuzzleRateLimit: 8,
       filesMemoryMb: 3538,
       filesTimeoutSeconds: 300,
       filesReservedConcurrency: 150,
@@ -259,6 +300,16 @@ describe('a stack with every setting changed', () => {
   it('throttles POST /solve from apiRateLimit and apiBurstLimit', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       RouteSettings: Match.objectLike({ 'POST /solve': { ThrottlingRateLimit: 4, ThrottlingBurstLimit: 20 } }),
+    });
+  });
+
+  it('throttles the toolkit routes from apiGradeRateLimit, apiHintRateLimit and apiPuzzleRateLimit', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      RouteSettings: Match.objectLike({
+        'POST /grade': { ThrottlingRateLimit: 6, ThrottlingBurstLimit: 3 },
+        'POST /hint': { ThrottlingRateLimit: 4, ThrottlingBurstLimit: 2 },
+        'GET /puzzle': { ThrottlingRateLimit: 8, ThrottlingBurstLimit: 4 },
+      }),
     });
   });
 
