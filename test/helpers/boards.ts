@@ -13,6 +13,11 @@ export const NO_SOLUTION_DEEP = '.....5.8....6.1.43..........1.5........1.6...3.
 /** The empty board: very many solutions. */
 export const MULTIPLE = '.................................................................................';
 
+/** An 81-character board as the core's cells ('.' and '0' empty), for the tests that call the logic directly. */
+export function cellsOf(board: string): Uint8Array {
+  return Uint8Array.from(board, (ch) => (ch === '.' ? 0 : Number(ch)));
+}
+
 export function toChars(board: string): string[][] {
   return Array.from({ length: 9 }, (_, r) => [...board.slice(r * 9, r * 9 + 9)]);
 }

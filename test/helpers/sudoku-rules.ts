@@ -1,4 +1,5 @@
 import type { Cells } from '../../functions/sudoku/index.js';
+import { cellsOf } from './boards.js';
 
 /**
  * An independent check of a solution, written without the solver's code: every row, column and box
@@ -29,6 +30,5 @@ export function isValidSolution(givens: Cells, solution: ArrayLike<number>): boo
 export function isSolutionOf(puzzle: string, solution: string): boolean {
   const givens = puzzle.replace(/[^0-9.]/g, '');
   if (givens.length !== 81 || !/^[1-9]{81}$/.test(solution)) return false;
-  const cells = Uint8Array.from(givens, (c) => (c === '.' ? 0 : Number(c)));
-  return isValidSolution(cells, Array.from(solution, Number));
+  return isValidSolution(cellsOf(givens), Array.from(solution, Number));
 }

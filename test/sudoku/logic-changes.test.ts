@@ -9,8 +9,7 @@ import { settleSingles } from '../../functions/sudoku/logic/singles.js';
 import { applyStep } from '../../functions/sudoku/logic/step.js';
 import { TECHNIQUES } from '../../functions/sudoku/logic/techniques.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
-
-const cellsOf = (p: string) => Uint8Array.from(p, (ch) => (ch === '.' ? 0 : Number(ch)));
+import { cellsOf } from '../helpers/boards.js';
 
 /** Replays the solve of one puzzle; returns how many finds were compared and how many were skipped scans. */
 function replay(puzzle: string): { compared: number; narrowed: number } {

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { countSolutions } from '../../functions/sudoku/index.js';
 import { generatePuzzle, gradePuzzle, type Level } from '../../functions/sudoku/logic/index.js';
+import { cellsOf } from '../helpers/boards.js';
 
-const cellsOf = (p: string) => Uint8Array.from(p, (ch) => (ch === '.' ? 0 : Number(ch)));
 const count = (cells: Uint8Array) => countSolutions(cells, 2, new Uint8Array(81)).count;
 
 function generated(level: Level, seed: number | string, symmetric = false): { puzzle: string; solution: string } {

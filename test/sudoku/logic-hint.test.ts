@@ -7,6 +7,7 @@ import { countSolutions } from '../../functions/sudoku/index.js';
 import { hint } from '../../functions/sudoku/logic/index.js';
 import { EASY, MULTIPLE } from '../helpers/boards.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
+import { cellsOf } from '../helpers/boards.js';
 
 const POOL = [
   ...readPuzzleSet('puzzles2_17_clue').slice(0, 300),
@@ -16,11 +17,7 @@ const POOL = [
 
 const solutionOf = (p: string): string => {
   const out = new Uint8Array(81);
-  countSolutions(
-    Uint8Array.from(p, (ch) => (ch === '.' ? 0 : Number(ch))),
-    1,
-    out,
-  );
+  countSolutions(cellsOf(p), 1, out);
   return out.join('');
 };
 

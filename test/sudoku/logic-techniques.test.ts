@@ -10,8 +10,7 @@ import { runLogic } from '../../functions/sudoku/logic/run.js';
 import { explaining, type Step, type TechniqueName } from '../../functions/sudoku/logic/step.js';
 import { findHiddenSubset } from '../../functions/sudoku/logic/subsets.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
-
-const cellsOf = (p: string) => Uint8Array.from(p, (ch) => (ch === '.' ? 0 : Number(ch)));
+import { cellsOf } from '../helpers/boards.js';
 
 function solutionOf(givens: Uint8Array): Uint8Array {
   const out = new Uint8Array(81);

@@ -6,6 +6,7 @@ import { countSolutions } from '../../functions/sudoku/index.js';
 import { UnavoidableSets } from '../../functions/sudoku/logic/unavoidable.js';
 import { mulberry32, shuffle } from '../../functions/sudoku/logic/random.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
+import { cellsOf } from '../helpers/boards.js';
 
 const count = (cells: Uint8Array) => countSolutions(cells, 2, new Uint8Array(81)).count;
 
@@ -14,11 +15,7 @@ function solutionsOf(set: string, n: number): Uint8Array[] {
     .slice(0, n)
     .map((line) => {
       const out = new Uint8Array(81);
-      countSolutions(
-        Uint8Array.from(line, (ch) => (ch === '.' ? 0 : Number(ch))),
-        1,
-        out,
-      );
+      countSolutions(cellsOf(line), 1, out);
       return out;
     });
 }
