@@ -4,7 +4,9 @@
  * threads as the machine spares, so invocations wait their turn in arrival order. Running them
  * off the gateway's thread keeps it free to stamp arrivals and answer 429s as they come, and each
  * thread reports how long its invocation itself ran, so the pool counts executions on AWS's
- * timeline (ExecutionPool), not on this queue's.
+ * timeline (ExecutionPool), not on this queue's. An invocation that passes the function's timeout
+ * is ended there, as Lambda ends it: its thread is discarded for a fresh one (a cold start), and
+ * the gateway answers the 500 API Gateway gives for a failed function.
  */
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -18,9 +20,8 @@ const THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { randomUUID } = require('node:crypto');
 const ready = import(workerData.bundle).then((m) => m.handler);
-parentPort.on('message', async ({ event, timeoutMs }) => {
+parentPort.on('message', async ({ event, deadline }) => {
   const start = performance.now();
-  const deadline = Date.now() + timeoutMs;
   const name = 'sudoku-local';
   const context = { callbackWaitsForEmptyEventLoop: true, functionName: name, functionVersion: '$LATEST',
     invokedFunctionArn: 'arn:aws:lambda:us-east-1:000000000000:function:' + name, memoryLimitInMB: '1769',
@@ -65,6 +66,18 @@ export function startHandlerThreads(
   const workers: Worker[] = [];
   const running = new Map<Worker, Job>();
 
+  const spawn = (): Worker => {
+    const worker = new Worker(THREAD, { eval: true, workerData: { bundle } });
+    // A thread that dies (it should not: the handler catches everything) fails what it held and
+    // what waits, loudly, rather than leaving requests without an answer.
+    worker.on('error', (error) => {
+      running.get(worker)?.reject(error);
+      for (const job of queue.splice(0)) job.reject(error);
+    });
+    workers.push(worker);
+    return worker;
+  };
+
   const dispatch = () => {
     while (idle.length > 0 && queue.length > 0) {
       const job = queue.shift()!;
@@ -76,29 +89,33 @@ export function startHandlerThreads(
       }
       const worker = idle.pop()!;
       running.set(worker, job);
-      worker.once('message', (reply: { result?: unknown; error?: string; ranMs: number }) => {
+      const onReply = (reply: { result?: unknown; error?: string; ranMs: number }) => {
+        clearTimeout(timer);
         running.delete(worker);
         release(reply.ranMs);
         idle.push(worker);
         if (reply.error !== undefined) job.reject(new Error(reply.error));
         else job.resolve({ ok: true, result: reply.result });
         dispatch();
-      });
-      worker.postMessage({ event: job.event, timeoutMs });
+      };
+      // Lambda ends the execution at the timeout whatever it is doing; the next one starts cold.
+      const timer = setTimeout(() => {
+        worker.off('message', onReply);
+        running.delete(worker);
+        release(timeoutMs);
+        workers.splice(workers.indexOf(worker), 1);
+        void worker.terminate();
+        idle.push(spawn());
+        job.reject(new Error(`Sandbox.Timedout: Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds`));
+        dispatch();
+      }, timeoutMs);
+      worker.once('message', onReply);
+      // The deadline the timer above ends it at, so the handler's time left agrees with it.
+      worker.postMessage({ event: job.event, deadline: Date.now() + timeoutMs });
     }
   };
 
-  for (let i = 0; i < threads; i++) {
-    const worker = new Worker(THREAD, { eval: true, workerData: { bundle } });
-    // A thread that dies (it should not: the handler catches everything) fails what it held and
-    // what waits, loudly, rather than leaving requests without an answer.
-    worker.on('error', (error) => {
-      running.get(worker)?.reject(error);
-      for (const job of queue.splice(0)) job.reject(error);
-    });
-    workers.push(worker);
-    idle.push(worker);
-  }
+  for (let i = 0; i < threads; i++) idle.push(spawn());
 
   return {
     threads,

@@ -6,7 +6,7 @@ import { loadDeployedHandler } from './deployed-handler.js';
 import { pathToFileURL } from 'node:url';
 import { startHandlerThreads } from './handler-threads.js';
 import { startHttpServer } from './http-server.js';
-import { stackGatewayLimits } from './stack-limits.js';
+import { stackGatewayLimits, stackSettings } from './stack-limits.js';
 import { SOLVE_ROUTE } from '../../infra/settings.js';
 import { routeKey } from '../contract/api-routes.js';
 import { startS3Service } from './s3-service.js';
@@ -32,7 +32,8 @@ export type LocalService = (context: ServiceContext) => Promise<RunningService>;
 export const httpApiService: LocalService = async () => {
   await loadDeployedHandler(); // fails early, and clearly, when the bundle is missing
   const limits = stackGatewayLimits();
-  const threads = startHandlerThreads();
+  // Ended at the API function's timeout as deployed (apiTimeoutSeconds), as Lambda ends it.
+  const threads = startHandlerThreads({ timeoutMs: stackSettings().apiTimeoutSeconds * 1000 });
   const port = Number(process.env.PORT ?? 3000);
   const server = await startHttpServer({
     port,
