@@ -48,8 +48,10 @@ export function filesTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
   return (override(env, 'SUDOKU_FILES_TIMEOUT_SECONDS') ?? stackSettings().filesTimeoutSeconds) * 1000;
 }
 
-export function stackGatewayLimits(env: NodeJS.ProcessEnv = process.env): GatewayLimits {
-  const settings = stackSettings();
+export function stackGatewayLimits(
+  env: NodeJS.ProcessEnv = process.env,
+  settings: ReturnType<typeof readSettings> = stackSettings(),
+): GatewayLimits {
   const routeThrottles = apiRouteThrottles(settings);
   const solve = routeThrottles[SOLVE_ROUTE]!;
   return {

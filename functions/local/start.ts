@@ -31,9 +31,10 @@ export type LocalService = (context: ServiceContext) => Promise<RunningService>;
  */
 export const httpApiService: LocalService = async () => {
   await loadDeployedHandler(); // fails early, and clearly, when the bundle is missing
-  const limits = stackGatewayLimits();
+  const settings = stackSettings();
+  const limits = stackGatewayLimits(process.env, settings);
   // Ended at the API function's timeout as deployed (apiTimeoutSeconds), as Lambda ends it.
-  const threads = startHandlerThreads({ timeoutMs: stackSettings().apiTimeoutSeconds * 1000 });
+  const threads = startHandlerThreads({ timeoutMs: settings.apiTimeoutSeconds * 1000 });
   const port = Number(process.env.PORT ?? 3000);
   const server = await startHttpServer({
     port,
