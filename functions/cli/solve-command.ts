@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
 import { describeProblem, detectFileKind, isFormatError, solvePuzzleStream } from '../formats/index.js';
-import type { FileFormat, RowFailure } from '../formats/index.js';
+import type { FileFormat, RowAnswer, RowFailure } from '../formats/index.js';
 import { batchSolverFor, solverThreads } from '../parallel/index.js';
 import { EXIT_ALL_SOLVED, EXIT_SOME_FAILED, EXIT_USAGE } from './arguments.js';
 import { OutputError, openOutput } from './output-file.js';
@@ -19,6 +19,8 @@ export interface SolveCommand {
   output: string | undefined;
   format: FileFormat | undefined;
   threads?: number;
+  /** `'grade'`: each line answered with its grade as a JSON line (`sudoku grade`); read as .txt. */
+  answer?: RowAnswer;
 }
 
 function placeOf(failure: RowFailure): string {
@@ -38,12 +40,13 @@ function isWriteError(error: unknown): boolean {
   return syscall === 'write' || syscall === 'writev' || syscall === 'close';
 }
 
-/** `sudoku solve`: returns the exit status. Unlike a library call, every failure here ends as a message and a status. */
+/** `sudoku solve` (and `sudoku grade`, the same run with grades for answers): returns the exit status. Unlike a library call, every failure here ends as a message and a status. */
 export async function runSolve(command: SolveCommand, io: CliStreams): Promise<number> {
   const fromStdin = command.input === '-';
   // A name the CLI does not know (e.g. the shared sets, which have none) is read as .txt.
   const inputKind = fromStdin ? undefined : detectFileKind(command.input);
-  const format = command.format ?? (inputKind?.ok ? inputKind.kind.format : 'txt');
+  const grading = command.answer === 'grade';
+  const format = grading ? 'txt' : (command.format ?? (inputKind?.ok ? inputKind.kind.format : 'txt'));
   const gunzip = !fromStdin && command.input.toLowerCase().endsWith('.gz');
   const gzip = command.output?.toLowerCase().endsWith('.gz') === true;
   const fail = (status: number, message: string): number => {
@@ -96,11 +99,15 @@ export async function runSolve(command: SolveCommand, io: CliStreams): Promise<n
       gzip,
       failureCap: 0,
       batches: batchSolverFor(command.threads ?? solverThreads()),
+      answer: command.answer,
       onFailure: (failure) => io.stderr.write(`${placeOf(failure)}: ${describeProblem(failure.problem)}\n`),
     });
     await target?.commit();
     if (tally.failed === 0) return EXIT_ALL_SOLVED;
-    return fail(EXIT_SOME_FAILED, `${tally.failed} of ${tally.counts.rows} puzzles not solved`);
+    return fail(
+      EXIT_SOME_FAILED,
+      `${tally.failed} of ${tally.counts.rows} puzzles not ${grading ? 'graded' : 'solved'}`,
+    );
   } catch (error) {
     await target?.discard();
     if (error instanceof OutputError) return fail(EXIT_SOME_FAILED, error.message);

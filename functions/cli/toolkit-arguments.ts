@@ -1,10 +1,13 @@
+import { parseThreadCount } from '../parallel/index.js';
 import { LEVELS, type Level } from '../sudoku/logic/index.js';
 
-/** `sudoku grade [FILE|-] [-o OUT]`. */
+/** `sudoku grade [FILE|-] [-o OUT] [--threads N]`. */
 export interface GradeCommand {
   kind: 'grade';
   input: string;
   output: string | undefined;
+  /** Threads that grade (default: every CPU, as for solve). */
+  threads?: number;
 }
 
 /** `sudoku generate --count N --level L [--seed S] [--symmetric] [-o OUT]`. */
@@ -31,7 +34,9 @@ export function parseToolkitArguments(command: 'grade' | 'generate', rest: reado
   let symmetric = false;
   let input: string | undefined;
   const takes =
-    command === 'grade' ? ['-o', '--output'] : ['-o', '--output', '-n', '--count', '-l', '--level', '-s', '--seed'];
+    command === 'grade'
+      ? ['-o', '--output', '-j', '--threads']
+      : ['-o', '--output', '-n', '--count', '-l', '--level', '-s', '--seed'];
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
@@ -53,7 +58,13 @@ export function parseToolkitArguments(command: 'grade' | 'generate', rest: reado
     }
   }
   const output = values.get('--output');
-  if (command === 'grade') return { kind: 'grade', input: input ?? '-', output };
+  if (command === 'grade') {
+    const threadsText = values.get('--threads');
+    if (threadsText === undefined) return { kind: 'grade', input: input ?? '-', output };
+    const threads = parseThreadCount(threadsText, '--threads');
+    if (!threads.ok) return usageError(threads.message);
+    return { kind: 'grade', input: input ?? '-', output, threads: threads.threads };
+  }
   const countText = values.get('--count') ?? '1';
   if (!/^\d+$/.test(countText) || Number(countText) < 1 || Number(countText) > MAX_GENERATE_COUNT) {
     return usageError(`--count must be an integer from 1 to ${MAX_GENERATE_COUNT}, got '${countText}'`);
@@ -78,7 +89,7 @@ export function parseToolkitArguments(command: 'grade' | 'generate', rest: reado
 }
 
 export const TOOLKIT_HELP = `
-       sudoku grade [FILE|-] [-o OUT]
+       sudoku grade [FILE|-] [-o OUT] [--threads N]
        sudoku generate --level L [--count N] [--seed S] [--symmetric] [-o OUT]
 
 grade: one JSON line per input line (one puzzle a line, as for solve; .gz read gunzipped):
@@ -86,6 +97,7 @@ grade: one JSON line per input line (one puzzle a line, as for solve; .gz read g
 {"line","problems"} for one without (also named on stderr); a blank line stays blank.
 Levels: easy (singles), medium (+ locked candidates, pairs, triples), hard (+ quads, fish,
 wings), expert (+ coloring, chains), extreme (needs a guess). Exit 1 if any line failed.
+Grades on every CPU, in order, as solve does (-j, --threads N: on N threads).
 
 generate: N (default 1) unique, minimal puzzles at level L, one 81-character line each ('.'
 empty). Puzzle i comes from seed S + i, so the same S gives the same output everywhere (and

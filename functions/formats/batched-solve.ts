@@ -1,5 +1,5 @@
 import { answerBatch } from './row-batch.js';
-import type { BatchAnswer, BatchFormat, RowBatch } from './row-batch.js';
+import type { BatchAnswer, BatchFormat, RowAnswer, RowBatch } from './row-batch.js';
 import { countLines, cutRowBatches } from './row-batches.js';
 import type { CutOptions } from './row-batches.js';
 import { FileTally } from './tally.js';
@@ -113,6 +113,12 @@ export function isBatchFormat(format: FileFormat): format is BatchFormat {
   return format === 'txt' || format === 'jsonl';
 }
 
+/** How each row of the batches is answered (RowBatch's fields of the same names): solved, by default. */
+export interface BatchRows {
+  grade?: boolean;
+  answer?: RowAnswer;
+}
+
 /**
  * A line-based file (raw bytes in) answered batch by batch (bytes out), in input order: at most
  * `solver.capacity` batches are read ahead of the one being written, so memory stays flat
@@ -124,9 +130,10 @@ export async function* solveRowBatches(
   tally: FileTally,
   solver: BatchSolver = IN_THREAD_SOLVER,
   cut: CutOptions = {},
-  grade = false,
+  rows: BatchRows = {},
   signal?: AbortSignal,
 ): AsyncGenerator<Buffer> {
+  const asked = rows.grade === true || rows.answer !== undefined;
   const inFlight: { answer: Promise<BatchAnswer>; lines: number }[] = [];
   const next = async (): Promise<Buffer> => {
     const pending = inFlight.shift()!;
@@ -136,7 +143,7 @@ export async function* solveRowBatches(
     return Buffer.from(answer.text.buffer, answer.text.byteOffset, answer.text.length);
   };
   for await (const batch of cutRowBatches(source, format, cut)) {
-    const answer = solver.solve(grade ? { ...batch, grade } : batch, signal);
+    const answer = solver.solve(asked ? { ...batch, ...rows } : batch, signal);
     // Awaited in order below; until then a failure must not count as unhandled.
     answer.catch(() => undefined);
     const { lines } = batch;

@@ -18,7 +18,7 @@ export { levelHistogram } from './row-grade.js';
 export type { RowJson } from './row-json.js';
 export { answerBatch } from './row-batch.js';
 export { countLines } from './row-batches.js';
-export type { BatchAnswer, BatchFormat, RowBatch } from './row-batch.js';
+export type { BatchAnswer, BatchFormat, RowAnswer, RowBatch } from './row-batch.js';
 export { answerBatchInTurns, IN_THREAD_SOLVER, isBatchFormat, solveRowBatches } from './batched-solve.js';
 export type { BatchSolver } from './batched-solve.js';
 export { readCsvHeaderLines } from './csv-codec.js';

@@ -1,5 +1,6 @@
 import { countSolutions } from '../sudoku/index.js';
 import { codecFor } from './codecs.js';
+import { createGradeCodec } from './grade-codec.js';
 import { countLevel, emptyLevelCounts, gradeRow } from './row-grade.js';
 import { OVERLONG_LINE } from './line-splitting.js';
 import type { Line } from './line-splitting.js';
@@ -27,7 +28,15 @@ export interface RowBatch {
   maxLineChars: number;
   /** Grade the rows with exactly one solution (counted in the answer's `levels`). */
   grade?: boolean;
+  /**
+   * What a row's output line is: its solution (the default), or, for `.txt` rows, `'grade'`: its
+   * grade as a JSON line, or its problems (what `sudoku grade` writes; grade-codec.ts).
+   */
+  answer?: RowAnswer;
 }
+
+/** What each row of a batch is answered with: see RowBatch's `answer`. */
+export type RowAnswer = 'solution' | 'grade';
 
 /** The answer to a batch: the output lines, and what the file's tally must add. */
 export interface BatchAnswer {
@@ -159,12 +168,13 @@ export function answerBatch(batch: RowBatch): BatchAnswer {
   const tally = new FileTally({ failureCap: Number.POSITIVE_INFINITY });
   const counts = tally.counts;
   const grade = batch.grade === true;
-  const codec = codecFor(format, grade);
+  const gradeLines = batch.answer === 'grade';
+  const codec = gradeLines ? createGradeCodec() : codecFor(format, grade);
   // The fast path counts its levels here; the general one in the tally (merged below).
   const levels = grade ? emptyLevelCounts() : undefined;
   const out = new ByteWriter(bytes.length + 1024);
   const overlong = new Set(batch.overlong);
-  const txt = format === 'txt';
+  const txt = format === 'txt' && !gradeLines;
   let start = 0;
   for (let index = 0; start < bytes.length; index++) {
     if (txt) {

@@ -11,6 +11,7 @@ import { splitLines } from './line-splitting.js';
 import { FileTally } from './tally.js';
 import type { FileTallyOptions } from './tally.js';
 import { decodeUtf8 } from './line-splitting.js';
+import type { RowAnswer } from './row-batch.js';
 import type { FileFormat } from './types.js';
 
 /**
@@ -54,6 +55,11 @@ export interface SolvePuzzleStreamOptions extends FileTallyOptions {
    * levels, a .csv output gains level and score columns. Off by default (a grade costs ~10x a solve).
    */
   grade?: boolean;
+  /**
+   * `'grade'`: each `.txt` row is answered with its grade as a JSON line instead of its solution
+   * (`sudoku grade`; functions/formats/grade-codec.ts). Other formats refuse it.
+   */
+  answer?: RowAnswer;
   /** The input is one range of a file (a line-based format: .json is never cut). Default: the whole file. */
   start?: StreamStart;
 }
@@ -78,9 +84,12 @@ export async function solvePuzzleStream(options: SolvePuzzleStreamOptions): Prom
     // span lines (a quoted field), and .json is one document.
     const grade = options.grade === true;
     const start = options.start ?? { firstLine: 1, startOfFile: true };
+    if (options.answer === 'grade' && format !== 'txt') {
+      throw new Error(`grade answers are written for .txt rows only, not .${format}`);
+    }
     if (isBatchFormat(format)) {
       const cut = { firstLine: start.firstLine, startOfFile: start.startOfFile };
-      yield* solveRowBatches(source, format, tally, options.batches, cut, grade, signal);
+      yield* solveRowBatches(source, format, tally, options.batches, cut, { grade, answer: options.answer }, signal);
     } else if (format === 'json') yield* solveJsonDocument(decodeUtf8(source), tally, undefined, grade);
     else {
       const codec = codecFor(format, grade);

@@ -2,10 +2,11 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { MAX_LINE_CHARS } from '../../functions/formats/line-splitting.js';
 import { generatePuzzle, gradePuzzle } from '../../functions/sudoku/logic/index.js';
-import { DUPLICATE, EASY, HARD, MULTIPLE } from '../helpers/boards.js';
+import { DUPLICATE, EASY, HARD, MULTIPLE, NO_SOLUTION } from '../helpers/boards.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
 import { ensureBuilt, runCli } from './run-cli.js';
 
@@ -55,6 +56,68 @@ describe('sudoku grade', () => {
   it('refuses a missing input (exit 2)', async () => {
     const run = await runCli(['grade', path.join(dir, 'nope.txt')]);
     expect(run.code).toBe(2);
+  });
+
+  it('grades on every thread asked for with the same answers, in order, failures named on stderr in line order', async () => {
+    // 12,000 rows, about four of the batches threads are handed, with a row of every kind now and then.
+    const set = readPuzzleSet('puzzles2_17_clue');
+    const odd = [DUPLICATE, NO_SOLUTION, 'not a board', '', MULTIPLE, `${HARD}\r`, 'x'.repeat(5000)];
+    const rows = Array.from({ length: 12_000 }, (_, i) =>
+      i % 499 === 7 ? odd[Math.floor(i / 499) % odd.length]! : set[i % set.length]!,
+    );
+    const overlong = 6_000;
+    rows[overlong] = '7'.repeat(MAX_LINE_CHARS + 1);
+    const input = path.join(dir, 'mixed.txt');
+    writeFileSync(input, `${rows.join('\n')}\n`);
+    const runs = await Promise.all([
+      runCli(['grade', input, '--threads', '1']),
+      runCli(['grade', input, '-j', '2']),
+      runCli(['grade', input, '--threads=3']),
+      runCli(['grade', input]),
+    ]);
+    const [one, ...others] = runs;
+    expect(one!.code).toBe(1);
+    for (const run of others) expect(run).toEqual(one);
+    const out = lines(one!.stdout);
+    expect(out).toHaveLength(rows.length);
+    const failed: number[] = [];
+    rows.forEach((row, i) => {
+      const core = gradePuzzle(row.trim());
+      if (row.trim() === '') expect(out[i]).toBe('');
+      else if (core.ok) expect(JSON.parse(out[i]!)).toEqual(core.grade);
+      if (row.trim() === '' || core.ok) return;
+      failed.push(i + 1);
+      const answer = JSON.parse(out[i]!) as { line: number; problems: { code: string; line: number }[] };
+      expect(answer.line).toBe(i + 1);
+      // A line longer than a row may be is refused as such (memory stays flat), not parsed.
+      const code = i === overlong ? 'LINE_TOO_LONG' : core.problems[0]!.code;
+      expect(answer.problems[0]).toMatchObject({ code, line: i + 1 });
+    });
+    expect(failed.length).toBeGreaterThan(10);
+    const named = one!.stderr
+      .split('\n')
+      .filter((l) => l.startsWith('line '))
+      .map((l) => Number(/^line (\d+):/.exec(l)?.[1]));
+    expect(named).toEqual(failed);
+    const puzzles = rows.filter((row) => row.trim() !== '').length;
+    expect(one!.stderr).toMatch(new RegExp(`\\nsudoku: ${failed.length} of ${puzzles} puzzles not graded\\n$`));
+  });
+
+  it('reads a .gz input and writes a .gz output', async () => {
+    const set = readPuzzleSet('puzzles2_17_clue').slice(0, 50);
+    const input = path.join(dir, 'set.txt.gz');
+    writeFileSync(input, gzipSync(`${set.join('\n')}\n`));
+    const out = path.join(dir, 'grades.jsonl.gz');
+    const run = await runCli(['grade', input, '-o', out]);
+    expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const grades = lines(gunzipSync(readFileSync(out)).toString('utf8')).map((l) => JSON.parse(l));
+    expect(grades).toEqual(set.map((p) => (gradePuzzle(p) as { grade: unknown }).grade));
+  });
+
+  it('refuses a bad thread count with a usage error (exit 2)', async () => {
+    const run = await runCli(['grade', '-', '--threads', '0']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--threads must be a whole number from 1 to 64, got '0'/);
   });
 });
 

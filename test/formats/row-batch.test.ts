@@ -5,7 +5,9 @@ import { answerBatch, answerBatchInTurns, FileTally } from '../../functions/form
 import type { BatchFormat } from '../../functions/formats/index.js';
 import { createJsonlCodec } from '../../functions/formats/jsonl-codec.js';
 import { cutRowBatches } from '../../functions/formats/row-batches.js';
+import { createGradeCodec } from '../../functions/formats/grade-codec.js';
 import { solveLines } from '../../functions/formats/line-codec.js';
+import type { LineCodec } from '../../functions/formats/line-codec.js';
 import { decodeUtf8, splitLines } from '../../functions/formats/line-splitting.js';
 import { createTxtCodec } from '../../functions/formats/txt-codec.js';
 import { DUPLICATE, EASY, EASY_SOLUTION, HARD, MULTIPLE, NO_SOLUTION, toChars } from '../helpers/boards.js';
@@ -13,9 +15,14 @@ import { batched } from './run-batches.js';
 import { chunked } from './run-format.js';
 
 /** The file as the line codecs answer it one line at a time: the reference the batches must match. */
-async function lineByLine(bytes: Buffer, format: BatchFormat, chunkSize: number, maxLineChars: number) {
+async function lineByLine(
+  bytes: Buffer,
+  format: BatchFormat,
+  chunkSize: number,
+  maxLineChars: number,
+  codec: LineCodec = format === 'txt' ? createTxtCodec() : createJsonlCodec(),
+) {
   const tally = new FileTally({ failureCap: Number.POSITIVE_INFINITY });
-  const codec = format === 'txt' ? createTxtCodec() : createJsonlCodec();
   const parts: string[] = [];
   for await (const part of solveLines(
     splitLines(decodeUtf8(Readable.from(chunked(bytes, chunkSize))), maxLineChars),
@@ -105,6 +112,24 @@ describe('rows answered in batches (the file path of .txt and .jsonl)', () => {
     },
   );
 
+  it('answers a .txt file with grades for answers exactly as the grade codec does, line by line (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fileArbitrary(TXT_ROWS), async ({ picks, crlf, bom, finalNewline, chunkSize, batchBytes }) => {
+        const bytes = fileOf(
+          picks.map((i) => TXT_ROWS[i]!),
+          crlf,
+          bom,
+          finalNewline,
+        );
+        const expected = await lineByLine(bytes, 'txt', chunkSize, MAX_LINE, createGradeCodec());
+        const rows = { answer: 'grade' } as const;
+        const got = await batched(bytes, 'txt', { chunkSize, batchBytes, maxLineChars: MAX_LINE, rows });
+        expect(got).toEqual(expected);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('cuts a read larger than a batch into batches of about the batch size, each knowing its lines (property)', async () => {
     await fc.assert(
       fc.asyncProperty(fileArbitrary(TXT_ROWS), async ({ picks, crlf, finalNewline, chunkSize, batchBytes }) => {
@@ -136,12 +161,13 @@ describe('rows answered in batches (the file path of .txt and .jsonl)', () => {
   });
 
   it.each([
-    ['txt', TXT_ROWS, false],
-    ['txt', TXT_ROWS, true],
-    ['jsonl', JSONL_ROWS, false],
+    ['txt', 'solutions', TXT_ROWS, {}],
+    ['txt', 'solutions and levels', TXT_ROWS, { grade: true }],
+    ['txt', 'grades', TXT_ROWS, { answer: 'grade' }],
+    ['jsonl', 'solutions', JSONL_ROWS, {}],
   ] as const)(
-    'answers a .%s batch (graded: %s) slice by slice in this thread exactly as in one piece, whatever the slice sizes (property)',
-    async (format, rows, grade) => {
+    'answers a .%s batch (%s) slice by slice in this thread exactly as in one piece, whatever the slice sizes (property)',
+    async (format, _answers, rows, answered) => {
       await fc.assert(
         fc.asyncProperty(
           fileArbitrary(rows),
@@ -155,7 +181,7 @@ describe('rows answered in batches (the file path of .txt and .jsonl)', () => {
             );
             const cut = cutRowBatches(Readable.from([bytes]), format, { batchBytes, maxLineChars: MAX_LINE });
             for await (const batch of cut) {
-              const graded = { ...batch, grade };
+              const graded = { ...batch, ...answered };
               // sliceMs 0: every slice `sliceBytes`, however fast the rows go, so a batch is many slices.
               expect(await answerBatchInTurns(graded, undefined, sliceBytes, 0)).toEqual(answerBatch(graded));
             }

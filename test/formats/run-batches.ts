@@ -1,13 +1,14 @@
 import { Readable } from 'node:stream';
 import { FileTally, IN_THREAD_SOLVER, solveRowBatches } from '../../functions/formats/index.js';
 import type { BatchFormat, BatchSolver } from '../../functions/formats/index.js';
+import type { BatchRows } from '../../functions/formats/batched-solve.js';
 import { chunked } from './run-format.js';
 
 /** Runs the batched file path over `bytes`, cut into chunks, and returns the output with every count and failure. */
 export async function batched(
   bytes: Buffer,
   format: BatchFormat,
-  options: { chunkSize: number; batchBytes: number; maxLineChars: number; solver?: BatchSolver },
+  options: { chunkSize: number; batchBytes: number; maxLineChars: number; solver?: BatchSolver; rows?: BatchRows },
 ) {
   const tally = new FileTally({ failureCap: Number.POSITIVE_INFINITY });
   const parts: Buffer[] = [];
@@ -19,6 +20,7 @@ export async function batched(
     tally,
     solver,
     cut,
+    options.rows,
   ))
     parts.push(part);
   return { text: Buffer.concat(parts).toString('utf8'), counts: tally.counts, failures: tally.failures };
