@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
 import { describeProblem, detectFileKind, isFormatError, solvePuzzleStream } from '../formats/index.js';
-import type { FileFormat, RowAnswer, RowFailure } from '../formats/index.js';
+import type { FileFormat, RowFailure } from '../formats/index.js';
 import { batchSolverFor, solverThreads } from '../parallel/index.js';
 import { EXIT_ALL_SOLVED, EXIT_SOME_FAILED, EXIT_USAGE } from './arguments.js';
 import { OutputError, openOutput } from './output-file.js';
@@ -20,7 +20,7 @@ export interface SolveCommand {
   format: FileFormat | undefined;
   threads?: number;
   /** `'grade'`: each line answered with its grade as a JSON line (`sudoku grade`); read as .txt. */
-  answer?: RowAnswer;
+  answer?: 'solution' | 'grade';
 }
 
 function placeOf(failure: RowFailure): string {

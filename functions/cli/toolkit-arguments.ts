@@ -19,6 +19,10 @@ export interface GenerateCommand {
   seed: number | undefined;
   symmetric: boolean;
   output: string | undefined;
+  /** Threads that generate (default: every CPU, as for solve). */
+  threads?: number;
+  /** Attempts a puzzle may take before the run stops with GENERATION_LIMIT (the core's default). */
+  maxAttempts?: number;
 }
 
 type Parsed = GradeCommand | GenerateCommand | { kind: 'usage-error'; message: string };
@@ -27,6 +31,8 @@ const usageError = (message: string): Parsed => ({ kind: 'usage-error', message 
 const MAX_SEED = 0xffff_ffff;
 /** Most puzzles one run makes (about a minute at `extreme`, seconds at the other levels). */
 export const MAX_GENERATE_COUNT = 1_000_000;
+/** Most attempts a puzzle may take (the core gives up after 20,000 by default; extreme takes ~24). */
+const MAX_ATTEMPTS = 1_000_000;
 
 /** Parses the arguments after `grade` or `generate`; never throws. */
 export function parseToolkitArguments(command: 'grade' | 'generate', rest: readonly string[]): Parsed {
@@ -36,7 +42,7 @@ export function parseToolkitArguments(command: 'grade' | 'generate', rest: reado
   const takes =
     command === 'grade'
       ? ['-o', '--output', '-j', '--threads']
-      : ['-o', '--output', '-n', '--count', '-l', '--level', '-s', '--seed'];
+      : ['-o', '--output', '-n', '--count', '-l', '--level', '-s', '--seed', '-j', '--threads', '--max-attempts'];
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
@@ -58,13 +64,11 @@ export function parseToolkitArguments(command: 'grade' | 'generate', rest: reado
     }
   }
   const output = values.get('--output');
-  if (command === 'grade') {
-    const threadsText = values.get('--threads');
-    if (threadsText === undefined) return { kind: 'grade', input: input ?? '-', output };
-    const threads = parseThreadCount(threadsText, '--threads');
-    if (!threads.ok) return usageError(threads.message);
-    return { kind: 'grade', input: input ?? '-', output, threads: threads.threads };
-  }
+  const threadsText = values.get('--threads');
+  const threads = threadsText === undefined ? undefined : parseThreadCount(threadsText, '--threads');
+  if (threads && !threads.ok) return usageError(threads.message);
+  const threadCount = threads?.ok ? { threads: threads.threads } : {};
+  if (command === 'grade') return { kind: 'grade', input: input ?? '-', output, ...threadCount };
   const countText = values.get('--count') ?? '1';
   if (!/^\d+$/.test(countText) || Number(countText) < 1 || Number(countText) > MAX_GENERATE_COUNT) {
     return usageError(`--count must be an integer from 1 to ${MAX_GENERATE_COUNT}, got '${countText}'`);
@@ -78,6 +82,13 @@ export function parseToolkitArguments(command: 'grade' | 'generate', rest: reado
   if (seedText !== undefined && (!/^\d{1,10}$/.test(seedText) || Number(seedText) > MAX_SEED)) {
     return usageError(`--seed must be an integer from 0 to ${MAX_SEED}, got '${seedText}'`);
   }
+  const attemptsText = values.get('--max-attempts');
+  if (
+    attemptsText !== undefined &&
+    (!/^\d+$/.test(attemptsText) || Number(attemptsText) < 1 || Number(attemptsText) > MAX_ATTEMPTS)
+  ) {
+    return usageError(`--max-attempts must be an integer from 1 to ${MAX_ATTEMPTS}, got '${attemptsText}'`);
+  }
   return {
     kind: 'generate',
     count: Number(countText),
@@ -85,24 +96,29 @@ export function parseToolkitArguments(command: 'grade' | 'generate', rest: reado
     seed: seedText === undefined ? undefined : Number(seedText),
     symmetric,
     output,
+    ...threadCount,
+    ...(attemptsText === undefined ? {} : { maxAttempts: Number(attemptsText) }),
   };
 }
 
 export const TOOLKIT_HELP = `
        sudoku grade [FILE|-] [-o OUT] [--threads N]
-       sudoku generate --level L [--count N] [--seed S] [--symmetric] [-o OUT]
+       sudoku generate --level L [--count N] [--seed S] [--symmetric] [-o OUT] [--threads N]
+                       [--max-attempts A]
 
 grade: one JSON line per input line (one puzzle a line, as for solve; .gz read gunzipped):
 {"level","score","hardest","techniques"} for a puzzle with exactly one solution, or
 {"line","problems"} for one without (also named on stderr); a blank line stays blank.
 Levels: easy (singles), medium (+ locked candidates, pairs, triples), hard (+ quads, fish,
 wings), expert (+ coloring, chains), extreme (needs a guess). Exit 1 if any line failed.
-Grades on every CPU, in order, as solve does (-j, --threads N: on N threads).
 
 generate: N (default 1) unique, minimal puzzles at level L, one 81-character line each ('.'
 empty). Puzzle i comes from seed S + i, so the same S gives the same output everywhere (and
 the first puzzle is GET /puzzle?level=L&seed=S's); without --seed a random S is drawn and
-printed on stderr.
+printed on stderr. A puzzle not found in A attempts (default 20,000; extreme takes ~24) stops
+the run there, exit 1: the puzzles before it are on standard output, and -o writes nothing.
+
+Both run on every CPU, output in order, as solve does (-j, --threads N: on N threads).
 
   npx sudoku grade puzzles.txt -o grades.jsonl
   npx sudoku generate --count 100 --level hard --seed 7 -o hard.txt

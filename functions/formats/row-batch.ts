@@ -1,5 +1,7 @@
 import { countSolutions } from '../sudoku/index.js';
 import { codecFor } from './codecs.js';
+import { createGenerateCodec } from './generate-codec.js';
+import type { GenerateRows } from './generate-codec.js';
 import { createGradeCodec } from './grade-codec.js';
 import { countLevel, emptyLevelCounts, gradeRow } from './row-grade.js';
 import { OVERLONG_LINE } from './line-splitting.js';
@@ -29,14 +31,15 @@ export interface RowBatch {
   /** Grade the rows with exactly one solution (counted in the answer's `levels`). */
   grade?: boolean;
   /**
-   * What a row's output line is: its solution (the default), or, for `.txt` rows, `'grade'`: its
-   * grade as a JSON line, or its problems (what `sudoku grade` writes; grade-codec.ts).
+   * What a row's output line is: its solution (the default); for `.txt` rows, `'grade'`: its grade
+   * as a JSON line, or its problems (what `sudoku grade` writes; grade-codec.ts); or for rows that
+   * are seeds, `{ generate: level, symmetric }`: the puzzle made from each (`sudoku generate`).
    */
   answer?: RowAnswer;
 }
 
 /** What each row of a batch is answered with: see RowBatch's `answer`. */
-export type RowAnswer = 'solution' | 'grade';
+export type RowAnswer = 'solution' | 'grade' | GenerateRows;
 
 /** The answer to a batch: the output lines, and what the file's tally must add. */
 export interface BatchAnswer {
@@ -168,13 +171,18 @@ export function answerBatch(batch: RowBatch): BatchAnswer {
   const tally = new FileTally({ failureCap: Number.POSITIVE_INFINITY });
   const counts = tally.counts;
   const grade = batch.grade === true;
-  const gradeLines = batch.answer === 'grade';
-  const codec = gradeLines ? createGradeCodec() : codecFor(format, grade);
+  const { answer = 'solution' } = batch;
+  const codec =
+    answer === 'solution'
+      ? codecFor(format, grade)
+      : answer === 'grade'
+        ? createGradeCodec()
+        : createGenerateCodec(answer);
   // The fast path counts its levels here; the general one in the tally (merged below).
   const levels = grade ? emptyLevelCounts() : undefined;
   const out = new ByteWriter(bytes.length + 1024);
   const overlong = new Set(batch.overlong);
-  const txt = format === 'txt' && !gradeLines;
+  const txt = format === 'txt' && answer === 'solution';
   let start = 0;
   for (let index = 0; start < bytes.length; index++) {
     if (txt) {

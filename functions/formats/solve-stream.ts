@@ -11,7 +11,6 @@ import { splitLines } from './line-splitting.js';
 import { FileTally } from './tally.js';
 import type { FileTallyOptions } from './tally.js';
 import { decodeUtf8 } from './line-splitting.js';
-import type { RowAnswer } from './row-batch.js';
 import type { FileFormat } from './types.js';
 
 /**
@@ -59,7 +58,7 @@ export interface SolvePuzzleStreamOptions extends FileTallyOptions {
    * `'grade'`: each `.txt` row is answered with its grade as a JSON line instead of its solution
    * (`sudoku grade`; functions/formats/grade-codec.ts). Other formats refuse it.
    */
-  answer?: RowAnswer;
+  answer?: 'solution' | 'grade';
   /** The input is one range of a file (a line-based format: .json is never cut). Default: the whole file. */
   start?: StreamStart;
 }

@@ -149,11 +149,50 @@ describe('sudoku generate', () => {
     expect(first.ok && first.puzzle).toBe(puzzles[0]);
   });
 
+  it('makes the same puzzles on any number of threads, in seed order, the seeds wrapping past 2^32 - 1', async () => {
+    const first = 2 ** 32 - 30;
+    const args = ['generate', '--level', 'easy', '--count', '70', '--seed', String(first)];
+    const runs = await Promise.all([
+      runCli([...args, '--threads', '1']),
+      runCli([...args, '-j', '2']),
+      runCli([...args, '--threads=3']),
+      runCli(args),
+    ]);
+    for (const run of runs) expect(run).toEqual(runs[0]);
+    expect(runs[0]).toMatchObject({ code: 0, stderr: '' });
+    const puzzles = lines(runs[0]!.stdout);
+    expect(puzzles).toHaveLength(70);
+    puzzles.forEach((p, i) => {
+      const made = generatePuzzle({ level: 'easy', seed: (first + i) % 2 ** 32 });
+      expect(made.ok && made.puzzle).toBe(p);
+    });
+  });
+
+  it('stops at the first puzzle not found in --max-attempts: the ones before it on stdout, no -o file, exit 1', async () => {
+    // At extreme, 30 attempts find puzzles for seeds 2, 3 and 4 and none for seed 5 (the core says so below).
+    const found = [2, 3, 4].map((seed) => generatePuzzle({ level: 'extreme', seed, maxAttempts: 30 }));
+    expect(generatePuzzle({ level: 'extreme', seed: 5, maxAttempts: 30 }).ok).toBe(false);
+    const args = ['generate', '--level', 'extreme', '--count', '40', '--seed', '2', '--max-attempts', '30'];
+    for (const threads of ['1', '2']) {
+      const run = await runCli([...args, '-j', threads]);
+      expect(run.code).toBe(1);
+      expect(lines(run.stdout)).toEqual(found.map((made) => made.ok && made.puzzle));
+      expect(run.stderr).toBe(
+        'sudoku: puzzle 4 (seed 5): No extreme puzzle was found in 30 attempts from this seed; try another seed.\n',
+      );
+      const out = path.join(dir, `never-${threads}.txt`);
+      expect((await runCli([...args, '-j', threads, '-o', out])).code).toBe(1);
+      expect(existsSync(out)).toBe(false);
+    }
+  });
+
   it('refuses a bad level, count or seed with a usage error (exit 2), writing nothing', async () => {
     for (const args of [
       ['--level', 'nightmare'],
       ['--level', 'easy', '--count', '0'],
       ['--level', 'easy', '--seed', '-3'],
+      ['--level', 'easy', '--max-attempts', '0'],
+      ['--level', 'easy', '--threads', '65'],
       ['--count', '2'],
     ]) {
       const out = path.join(dir, 'never.txt');
