@@ -1,5 +1,6 @@
 // `sudoku grade` and `sudoku generate`: the logical core over lines, with the output handling of
 // `sudoku solve` (an -o file appears only when the whole run succeeded). Grade is solve's run.
+import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { FileTally, solveRowBatches } from '../formats/index.js';
@@ -10,9 +11,19 @@ import { runSolve } from './solve-command.js';
 import type { CliStreams } from './solve-command.js';
 import type { GenerateCommand, GradeCommand } from './toolkit-arguments.js';
 
-/** Writes with backpressure: waits for 'drain' when the stream's buffer is full. */
+/**
+ * Writes with backpressure: waits for 'drain' when the stream's buffer is full. Rejects with the
+ * stream's error (a reader of stdout gone: EPIPE), which `watchErrors` keeps from being thrown
+ * as an unhandled 'error' event.
+ */
 async function write(stream: Writable, text: string | Uint8Array): Promise<void> {
-  if (!stream.write(text)) await new Promise<void>((resolve) => stream.once('drain', resolve));
+  if (stream.errored) throw stream.errored;
+  if (!stream.write(text)) await once(stream, 'drain');
+}
+
+/** The stream's 'error' events are seen (they reach `write` as `stream.errored`), not thrown. */
+function watchErrors(stream: Writable): void {
+  stream.on('error', () => undefined);
 }
 
 async function end(stream: Writable): Promise<void> {
@@ -100,6 +111,7 @@ export async function runGenerate(command: GenerateCommand, io: CliStreams): Pro
     if (!(error instanceof OutputError)) throw error;
     return failWith(io, error.code === 'OUTPUT_NOT_WRITABLE' ? EXIT_SOME_FAILED : EXIT_USAGE, error.message);
   }
+  watchErrors(output.stream);
   const tally = new FileTally({ failureCap: 1 });
   const threads = batchSolverFor(command.threads ?? solverThreads());
   const cut = { batchBytes: SEEDS_PER_BATCH * SEED_LINE_BYTES };
@@ -128,6 +140,8 @@ export async function runGenerate(command: GenerateCommand, io: CliStreams): Pro
     await finish(output);
   } catch (error) {
     await output.target?.discard();
+    // The reader of stdout went away (`| head`): nothing more to say to anyone, as for solve.
+    if (!output.target && (error as { code?: unknown }).code === 'EPIPE') return EXIT_SOME_FAILED;
     return failWith(io, EXIT_SOME_FAILED, error instanceof Error ? error.message : String(error));
   }
   return EXIT_ALL_SOLVED;

@@ -43,3 +43,22 @@ export function runCli(
     child.stdin.end(options.stdin ?? '');
   });
 }
+
+/**
+ * Spawns `node bin/sudoku.mjs args` and closes its standard output after the first bytes, as
+ * `sudoku ... | head -1` does; resolves with how it ended and what it said on stderr.
+ */
+export function runCliReaderGone(args: string[]): Promise<{ code: number | null; stderr: string; read: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [binPath, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const err: Buffer[] = [];
+    let read = 0;
+    child.stdout.once('data', (c: Buffer) => {
+      read = c.length;
+      child.stdout.destroy();
+    });
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stderr: Buffer.concat(err).toString('utf8'), read }));
+  });
+}
