@@ -68,7 +68,7 @@ function gradeMany(boards: unknown, budget: SolveBudget): HttpResponse {
   const results: GradeItem[] = [];
   let graded = 0;
   for (let index = 0; index < boards.length; index++) {
-    if (index > 0) budget.check(index, boards.length);
+    if (index > 0) budget.check(index, boards.length, 'grading');
     const result = gradeRequestBoard(boards[index], budget.guessAllowance());
     if (result.ok) {
       graded++;

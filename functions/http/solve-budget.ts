@@ -47,12 +47,16 @@ export class SolveBudget {
     return Math.min(MAX_GUESSES, Math.max(MIN_GUESS_ALLOWANCE, Math.floor(leftMs * GUESSES_PER_MS_FLOOR)));
   }
 
-  /** Throws the 413 once the budget is spent; call before every board but the first. */
-  check(done: number, total: number): void {
+  /**
+   * Throws the 413 once the budget is spent; call before every board but the first. `work` names
+   * what the boards get in the message (POST /grade grades them).
+   */
+  check(done: number, total: number, work: 'solving' | 'grading' = 'solving'): void {
     if (this.now() <= this.deadline) return;
+    const Work = work === 'solving' ? 'Solving' : 'Grading';
     throw new ClientError(
       'solveTimeExceeded',
-      `Solving stopped after ${done} of ${total} boards: one request may spend at most ${this.limitMs} ms solving. ` +
+      `${Work} stopped after ${done} of ${total} boards: one request may spend at most ${this.limitMs} ms ${work}. ` +
         'Send fewer (or easier) boards per request.',
       { limit: this.limitMs },
     );
