@@ -10,7 +10,7 @@ export interface GradeCommand {
   threads?: number;
 }
 
-/** `sudoku generate --count N --level L [--seed S] [--symmetric] [-o OUT]`. */
+/** `sudoku generate --count N --level L [--seed S] [--symmetric] [-o OUT] [--threads N] [--max-attempts A]`. */
 export interface GenerateCommand {
   kind: 'generate';
   count: number;
