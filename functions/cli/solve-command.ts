@@ -19,7 +19,10 @@ export interface SolveCommand {
   output: string | undefined;
   format: FileFormat | undefined;
   threads?: number;
-  /** `'grade'`: each line answered with its grade as a JSON line (`sudoku grade`); read as .txt. */
+  /**
+   * `'grade'` (`sudoku grade`): each board answered with its grade as JSON instead of its solution;
+   * a .csv keeps its rows and gains level and score columns.
+   */
   answer?: 'solution' | 'grade';
 }
 
@@ -46,7 +49,7 @@ export async function runSolve(command: SolveCommand, io: CliStreams): Promise<n
   // A name the CLI does not know (e.g. the shared sets, which have none) is read as .txt.
   const inputKind = fromStdin ? undefined : detectFileKind(command.input);
   const grading = command.answer === 'grade';
-  const format = grading ? 'txt' : (command.format ?? (inputKind?.ok ? inputKind.kind.format : 'txt'));
+  const format = command.format ?? (inputKind?.ok ? inputKind.kind.format : 'txt');
   const gunzip = !fromStdin && command.input.toLowerCase().endsWith('.gz');
   const gzip = command.output?.toLowerCase().endsWith('.gz') === true;
   const fail = (status: number, message: string): number => {
@@ -99,15 +102,15 @@ export async function runSolve(command: SolveCommand, io: CliStreams): Promise<n
       gzip,
       failureCap: 0,
       batches: batchSolverFor(command.threads ?? solverThreads()),
-      answer: command.answer,
+      ...(grading && format === 'csv' ? { grade: true } : { answer: command.answer }),
       onFailure: (failure) => io.stderr.write(`${placeOf(failure)}: ${describeProblem(failure.problem)}\n`),
     });
     await target?.commit();
-    if (tally.failed === 0) return EXIT_ALL_SOLVED;
-    return fail(
-      EXIT_SOME_FAILED,
-      `${tally.failed} of ${tally.counts.rows} puzzles not ${grading ? 'graded' : 'solved'}`,
-    );
+    // A board with several solutions is solved, but not graded (a .csv row says 'multiple').
+    const { rows, unique } = tally.counts;
+    const failed = grading ? rows - unique : tally.failed;
+    if (failed === 0) return EXIT_ALL_SOLVED;
+    return fail(EXIT_SOME_FAILED, `${failed} of ${rows} puzzles not ${grading ? 'graded' : 'solved'}`);
   } catch (error) {
     await target?.discard();
     if (error instanceof OutputError) return fail(EXIT_SOME_FAILED, error.message);

@@ -1,11 +1,15 @@
+import { isFileFormat } from '../formats/index.js';
+import type { FileFormat } from '../formats/index.js';
 import { parseThreadCount } from '../parallel/index.js';
 import { LEVELS, type Level } from '../sudoku/logic/index.js';
 
-/** `sudoku grade [FILE|-] [-o OUT] [--threads N]`. */
+/** `sudoku grade [FILE|-] [-o OUT] [--format F] [--threads N]`. */
 export interface GradeCommand {
   kind: 'grade';
   input: string;
   output: string | undefined;
+  /** The input's format when not the one its name says (solve's `--format`). */
+  format: FileFormat | undefined;
   /** Threads that grade (default: every CPU, as for solve). */
   threads?: number;
 }
@@ -41,7 +45,7 @@ export function parseToolkitArguments(command: 'grade' | 'generate', rest: reado
   let input: string | undefined;
   const takes =
     command === 'grade'
-      ? ['-o', '--output', '-j', '--threads']
+      ? ['-o', '--output', '-j', '--threads', '-f', '--format']
       : ['-o', '--output', '-n', '--count', '-l', '--level', '-s', '--seed', '-j', '--threads', '--max-attempts'];
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
@@ -68,7 +72,13 @@ export function parseToolkitArguments(command: 'grade' | 'generate', rest: reado
   const threads = threadsText === undefined ? undefined : parseThreadCount(threadsText, '--threads');
   if (threads && !threads.ok) return usageError(threads.message);
   const threadCount = threads?.ok ? { threads: threads.threads } : {};
-  if (command === 'grade') return { kind: 'grade', input: input ?? '-', output, ...threadCount };
+  if (command === 'grade') {
+    const format = values.get('--format');
+    if (format !== undefined && !isFileFormat(format)) {
+      return usageError(`unknown format '${format}'; use txt, csv, jsonl or json`);
+    }
+    return { kind: 'grade', input: input ?? '-', output, format, ...threadCount };
+  }
   const countText = values.get('--count') ?? '1';
   if (!/^\d+$/.test(countText) || Number(countText) < 1 || Number(countText) > MAX_GENERATE_COUNT) {
     return usageError(`--count must be an integer from 1 to ${MAX_GENERATE_COUNT}, got '${countText}'`);
@@ -102,15 +112,17 @@ export function parseToolkitArguments(command: 'grade' | 'generate', rest: reado
 }
 
 export const TOOLKIT_HELP = `
-       sudoku grade [FILE|-] [-o OUT] [--threads N]
+       sudoku grade [FILE|-] [-o OUT] [--format F] [--threads N]
        sudoku generate --level L [--count N] [--seed S] [--symmetric] [-o OUT] [--threads N]
                        [--max-attempts A]
 
-grade: one JSON line per input line (one puzzle a line, as for solve; .gz read gunzipped):
-{"level","score","hardest","techniques"} for a puzzle with exactly one solution, or
-{"line","problems"} for one without (also named on stderr); a blank line stays blank.
+grade: reads the formats solve reads. For .txt (one puzzle a line) and .jsonl (one board a
+line), one JSON line per input line: {"level","score","hardest","techniques"} for a puzzle with
+exactly one solution, or {"line","problems"} for one without (also named on stderr); a blank
+line stays blank. A .json array gets an array of the same ({"index","problems"} for a failed
+board); a .csv is written back with solve's columns and level and score columns.
 Levels: easy (singles), medium (+ locked candidates, pairs, triples), hard (+ quads, fish,
-wings), expert (+ coloring, chains), extreme (needs a guess). Exit 1 if any line failed.
+wings), expert (+ coloring, chains), extreme (needs a guess). Exit 1 if any puzzle failed.
 
 generate: N (default 1) unique, minimal puzzles at level L, one 81-character line each ('.'
 empty). Puzzle i comes from seed S + i, so the same S gives the same output everywhere (and
@@ -121,5 +133,6 @@ the run there, exit 1: the puzzles before it are on standard output, and -o writ
 Both run on every CPU, output in order, as solve does (-j, --threads N: on N threads).
 
   npx sudoku grade puzzles.txt -o grades.jsonl
+  npx sudoku grade kaggle.csv.gz -o graded.csv.gz
   npx sudoku generate --count 100 --level hard --seed 7 -o hard.txt
 `;

@@ -64,12 +64,14 @@ function failWith(io: CliStreams, status: number, message: string): number {
 }
 
 /**
- * `sudoku grade`: one JSON line per input line. The run of `sudoku solve` with grades for answers:
- * the same batches, threads, order, gzip and -o handling; it read a line at a time on one thread.
+ * `sudoku grade`: the run of `sudoku solve` with grades for answers (one JSON line per line of a
+ * .txt or .jsonl, one grade per board of a .json, level and score columns in a .csv): the same
+ * formats, batches, threads, order, gzip and -o handling. It read .txt lines one at a time on one
+ * thread, and a .csv's rows as puzzles (every one failed).
  */
 export function runGrade(command: GradeCommand, io: CliStreams): Promise<number> {
-  const { input, output, threads } = command;
-  return runSolve({ input, output, format: 'txt', answer: 'grade', threads }, io);
+  const { input, output, format, threads } = command;
+  return runSolve({ input, output, format, answer: 'grade', threads }, io);
 }
 
 /**

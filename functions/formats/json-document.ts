@@ -1,6 +1,7 @@
 import { FormatError } from './errors.js';
 import { charCount } from './line-splitting.js';
 import { boardOf, rowJson } from './row-json.js';
+import { gradeBoardRow, gradeJson } from './grade-codec.js';
 import { solveRow } from './row-result.js';
 import type { FileTally } from './tally.js';
 
@@ -18,13 +19,15 @@ function boardsOf(document: unknown): { boards: unknown[]; wrapped: boolean } {
 
 /**
  * `.json`: read whole (bounded), then answered with one result per board in the same order: an
- * array for an array, `{"results": [...]}` for `{"boards": [...]}`, one result a line.
+ * array for an array, `{"results": [...]}` for `{"boards": [...]}`, one result a line. With
+ * `answer` 'grade' each result is the board's grade, or its index and problems (`sudoku grade`).
  */
 export async function* solveJsonDocument(
   chunks: AsyncIterable<string>,
   tally: FileTally,
   maxChars = MAX_JSON_CHARS,
   grade = false,
+  answer: 'solution' | 'grade' = 'solution',
 ): AsyncGenerator<string> {
   const parts: string[] = [];
   let size = 0;
@@ -50,9 +53,11 @@ export async function* solveJsonDocument(
   const { boards, wrapped } = boardsOf(document);
   let out = wrapped ? '{"results": [' : '[';
   for (let index = 0; index < boards.length; index++) {
-    const result = solveRow(boardOf(boards[index]), { index }, { grade });
+    const board = boardOf(boards[index]);
+    const result = answer === 'grade' ? gradeBoardRow(board, { index }) : solveRow(board, { index }, { grade });
     tally.record(result);
-    out += (index ? ',\n' : '\n') + JSON.stringify(rowJson(result));
+    out +=
+      (index ? ',\n' : '\n') + (answer === 'grade' ? gradeJson(result, { index }) : JSON.stringify(rowJson(result)));
     if (out.length > 1 << 16) {
       yield out;
       out = '';

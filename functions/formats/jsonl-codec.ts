@@ -5,15 +5,20 @@ import { boardOf, rowJson } from './row-json.js';
 import { failedRow, solveRow } from './row-result.js';
 import type { RowResult } from './row-result.js';
 
-function solveJsonLine(line: string, lineNo: number, grade: boolean): RowResult {
-  let value: unknown;
+/** The board a .jsonl line carries (itself, or its `board` field), or the line's MALFORMED_JSON failure. */
+export function readJsonLine(line: string, lineNo: number): { board: unknown } | { failed: RowResult } {
   try {
-    value = JSON.parse(line);
+    return { board: boardOf(JSON.parse(line)) };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return failedRow([{ code: 'MALFORMED_JSON', message: `The line is not valid JSON: ${reason}.` }], { line: lineNo });
+    const problem = { code: 'MALFORMED_JSON' as const, message: `The line is not valid JSON: ${reason}.` };
+    return { failed: failedRow([problem], { line: lineNo }) };
   }
-  return solveRow(boardOf(value), { line: lineNo }, { grade });
+}
+
+function solveJsonLine(line: string, lineNo: number, grade: boolean): RowResult {
+  const read = readJsonLine(line, lineNo);
+  return 'failed' in read ? read.failed : solveRow(read.board, { line: lineNo }, { grade });
 }
 
 /** `.jsonl`: one board a line in any accepted shape (or `{"board": ...}`); one result object a line out. */

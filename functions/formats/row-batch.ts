@@ -31,8 +31,8 @@ export interface RowBatch {
   /** Grade the rows with exactly one solution (counted in the answer's `levels`). */
   grade?: boolean;
   /**
-   * What a row's output line is: its solution (the default); for `.txt` rows, `'grade'`: its grade
-   * as a JSON line, or its problems (what `sudoku grade` writes; grade-codec.ts); or for rows that
+   * What a row's output line is: its solution (the default); `'grade'`: its grade as a JSON line,
+   * or its problems (what `sudoku grade` writes; grade-codec.ts); or for `.txt` rows that
    * are seeds, `{ generate: level, symmetric }`: the puzzle made from each (`sudoku generate`).
    */
   answer?: RowAnswer;
@@ -176,7 +176,7 @@ export function answerBatch(batch: RowBatch): BatchAnswer {
     answer === 'solution'
       ? codecFor(format, grade)
       : answer === 'grade'
-        ? createGradeCodec()
+        ? createGradeCodec(format)
         : createGenerateCodec(answer);
   // The fast path counts its levels here; the general one in the tally (merged below).
   const levels = grade ? emptyLevelCounts() : undefined;

@@ -55,8 +55,9 @@ export interface SolvePuzzleStreamOptions extends FileTallyOptions {
    */
   grade?: boolean;
   /**
-   * `'grade'`: each `.txt` row is answered with its grade as a JSON line instead of its solution
-   * (`sudoku grade`; functions/formats/grade-codec.ts). Other formats refuse it.
+   * `'grade'`: each board of a .txt, .jsonl or .json is answered with its grade as JSON instead of
+   * its solution (`sudoku grade`; functions/formats/grade-codec.ts). A .csv refuses it (`grade`
+   * adds its level and score columns).
    */
   answer?: 'solution' | 'grade';
   /** The input is one range of a file (a line-based format: .json is never cut). Default: the whole file. */
@@ -83,14 +84,14 @@ export async function solvePuzzleStream(options: SolvePuzzleStreamOptions): Prom
     // span lines (a quoted field), and .json is one document.
     const grade = options.grade === true;
     const start = options.start ?? { firstLine: 1, startOfFile: true };
-    if (options.answer === 'grade' && format !== 'txt') {
-      throw new Error(`grade answers are written for .txt rows only, not .${format}`);
-    }
+    // A .csv's grades are columns beside its solutions (`grade`): its rows keep their fields.
+    if (options.answer === 'grade' && format === 'csv') throw new Error('a .csv is graded with `grade`, not `answer`');
     if (isBatchFormat(format)) {
       const cut = { firstLine: start.firstLine, startOfFile: start.startOfFile };
       yield* solveRowBatches(source, format, tally, options.batches, cut, { grade, answer: options.answer }, signal);
-    } else if (format === 'json') yield* solveJsonDocument(decodeUtf8(source), tally, undefined, grade);
-    else {
+    } else if (format === 'json') {
+      yield* solveJsonDocument(decodeUtf8(source), tally, undefined, grade, options.answer);
+    } else {
       const codec = codecFor(format, grade);
       // The header's columns shape every row; its answer is the first range's to write.
       const headerTally = new FileTally();

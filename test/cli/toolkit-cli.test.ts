@@ -6,7 +6,8 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_LINE_CHARS } from '../../functions/formats/line-splitting.js';
 import { generatePuzzle, gradePuzzle } from '../../functions/sudoku/logic/index.js';
-import { DUPLICATE, EASY, HARD, MULTIPLE, NO_SOLUTION } from '../helpers/boards.js';
+import { DUPLICATE, EASY, HARD, MULTIPLE, NO_SOLUTION, toNumbers } from '../helpers/boards.js';
+import { isSolutionOf } from '../helpers/sudoku-rules.js';
 import { puzzlesDir, readPuzzleSet } from '../helpers/puzzle-sets.js';
 import { ensureBuilt, runCli, runCliReaderGone } from './run-cli.js';
 
@@ -111,6 +112,59 @@ describe('sudoku grade', () => {
     expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
     const grades = lines(gunzipSync(readFileSync(out)).toString('utf8')).map((l) => JSON.parse(l));
     expect(grades).toEqual(set.map((p) => (gradePuzzle(p) as { grade: unknown }).grade));
+  });
+
+  it('grades a .jsonl, a .json and a Kaggle .csv.gz by their formats, and a file read --format as another', async () => {
+    const set = readPuzzleSet('puzzles2_17_clue').slice(0, 30);
+    const core = (board: unknown) => {
+      const g = gradePuzzle(board);
+      return g.ok ? g.grade : undefined;
+    };
+    // .jsonl: boards in every shape, a broken line, a board with two solutions.
+    const jsonl = path.join(dir, 'boards.jsonl');
+    const rows = [
+      JSON.stringify(set[0]),
+      JSON.stringify({ board: toNumbers(set[1]!) }),
+      '{broken',
+      JSON.stringify(MULTIPLE),
+    ];
+    writeFileSync(jsonl, `${rows.join('\n')}\n`);
+    const fromJsonl = await runCli(['grade', jsonl]);
+    expect(fromJsonl.code).toBe(1);
+    const graded = lines(fromJsonl.stdout).map((l) => JSON.parse(l));
+    expect(graded.slice(0, 2)).toEqual([core(set[0]), core(set[1])]);
+    expect(graded[2]).toMatchObject({ line: 3, problems: [{ code: 'MALFORMED_JSON', line: 3 }] });
+    expect(graded[3]).toMatchObject({ line: 4, problems: [{ code: 'MULTIPLE_SOLUTIONS' }] });
+    expect(fromJsonl.stderr).toMatch(/\nsudoku: 2 of 4 puzzles not graded\n$/);
+    // .json: {"boards": [...]} answered {"results": [...]}, a failed board by its index.
+    const json = path.join(dir, 'boards.json');
+    writeFileSync(json, JSON.stringify({ boards: [set[2], 'x'] }));
+    const fromJson = await runCli(['grade', json]);
+    expect(JSON.parse(fromJson.stdout)).toEqual({
+      results: [core(set[2]), expect.objectContaining({ index: 1, problems: expect.any(Array) })],
+    });
+    // .csv.gz with the Kaggle sets' quizzes column: every row kept, solved, with level and score.
+    const csv = path.join(dir, 'kaggle.csv.gz');
+    writeFileSync(csv, gzipSync(`quizzes,solutions\n${set.map((p) => `${p},`).join('\n')}\n${MULTIPLE},\n`));
+    const out = path.join(dir, 'graded.csv.gz');
+    const fromCsv = await runCli(['grade', csv, '-o', out]);
+    expect(fromCsv).toMatchObject({ code: 1, stdout: '' });
+    // The row with two solutions is solved (status 'multiple') but has no grade: counted, not named.
+    expect(fromCsv.stderr).toBe('sudoku: 1 of 31 puzzles not graded\n');
+    const table = lines(gunzipSync(readFileSync(out)).toString('utf8')).map((l) => l.split(','));
+    expect(table[0]).toEqual(['quizzes', 'solutions', 'status', 'error', 'level', 'score']);
+    set.forEach((p, i) => {
+      const [quiz, solution, status, error, level, score] = table[i + 1]!;
+      expect([quiz, status, error]).toEqual([p, 'unique', '']);
+      expect(isSolutionOf(p, solution!)).toBe(true);
+      expect([level, Number(score)]).toEqual([core(p)!.level, core(p)!.score]);
+    });
+    expect(table[31]!.slice(2)).toEqual(['multiple', '', '', '']);
+    // --format: a .txt name read as .jsonl.
+    const named = path.join(dir, 'lines.txt');
+    writeFileSync(named, `${JSON.stringify(set[3])}\n`);
+    const asJsonl = await runCli(['grade', named, '--format', 'jsonl']);
+    expect(JSON.parse(asJsonl.stdout)).toEqual(core(set[3]));
   });
 
   it('refuses a bad thread count with a usage error (exit 2)', async () => {

@@ -112,23 +112,29 @@ describe('rows answered in batches (the file path of .txt and .jsonl)', () => {
     },
   );
 
-  it('answers a .txt file with grades for answers exactly as the grade codec does, line by line (property)', async () => {
-    await fc.assert(
-      fc.asyncProperty(fileArbitrary(TXT_ROWS), async ({ picks, crlf, bom, finalNewline, chunkSize, batchBytes }) => {
-        const bytes = fileOf(
-          picks.map((i) => TXT_ROWS[i]!),
-          crlf,
-          bom,
-          finalNewline,
-        );
-        const expected = await lineByLine(bytes, 'txt', chunkSize, MAX_LINE, createGradeCodec());
-        const rows = { answer: 'grade' } as const;
-        const got = await batched(bytes, 'txt', { chunkSize, batchBytes, maxLineChars: MAX_LINE, rows });
-        expect(got).toEqual(expected);
-      }),
-      { numRuns: 60 },
-    );
-  });
+  it.each([
+    ['txt', TXT_ROWS],
+    ['jsonl', JSONL_ROWS],
+  ] as const)(
+    'answers a .%s file with grades for answers exactly as the grade codec does, line by line (property)',
+    async (format, rows) => {
+      await fc.assert(
+        fc.asyncProperty(fileArbitrary(rows), async ({ picks, crlf, bom, finalNewline, chunkSize, batchBytes }) => {
+          const bytes = fileOf(
+            picks.map((i) => rows[i]!),
+            crlf,
+            bom,
+            finalNewline,
+          );
+          const expected = await lineByLine(bytes, format, chunkSize, MAX_LINE, createGradeCodec(format));
+          const answered = { answer: 'grade' } as const;
+          const got = await batched(bytes, format, { chunkSize, batchBytes, maxLineChars: MAX_LINE, rows: answered });
+          expect(got).toEqual(expected);
+        }),
+        { numRuns: 40 },
+      );
+    },
+  );
 
   it('cuts a read larger than a batch into batches of about the batch size, each knowing its lines (property)', async () => {
     await fc.assert(
@@ -165,6 +171,7 @@ describe('rows answered in batches (the file path of .txt and .jsonl)', () => {
     ['txt', 'solutions and levels', TXT_ROWS, { grade: true }],
     ['txt', 'grades', TXT_ROWS, { answer: 'grade' }],
     ['jsonl', 'solutions', JSONL_ROWS, {}],
+    ['jsonl', 'grades', JSONL_ROWS, { answer: 'grade' }],
   ] as const)(
     'answers a .%s batch (%s) slice by slice in this thread exactly as in one piece, whatever the slice sizes (property)',
     async (format, _answers, rows, answered) => {
