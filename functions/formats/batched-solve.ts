@@ -1,9 +1,9 @@
 import { answerBatch } from './row-batch.js';
-import type { BatchAnswer, BatchFormat, RowAnswer, RowBatch } from './row-batch.js';
+import type { BatchAnswer, RowAnswer, RowBatch } from './row-batch.js';
 import { countLines, cutRowBatches } from './row-batches.js';
 import type { CutOptions } from './row-batches.js';
 import { FileTally } from './tally.js';
-import type { FileFormat } from './types.js';
+import type { BatchFormat, FileFormat } from './types.js';
 
 /**
  * Where batches of rows are answered: in this thread, or on worker threads

@@ -4,7 +4,7 @@
 // document's boards are graded in json-document.ts with gradeBoardRow and gradeJson.
 import { formatBoardString } from '../sudoku/index.js';
 import { gradePuzzle } from '../sudoku/logic/index.js';
-import type { BatchFormat } from './row-batch.js';
+import type { BatchFormat } from './types.js';
 import type { LineCodec } from './line-codec.js';
 import { OVERLONG_LINE } from './line-splitting.js';
 import { readJsonLine } from './jsonl-codec.js';

@@ -18,7 +18,7 @@ export { levelHistogram } from './row-grade.js';
 export type { RowJson } from './row-json.js';
 export { answerBatch } from './row-batch.js';
 export { countLines } from './row-batches.js';
-export type { BatchAnswer, BatchFormat, RowAnswer, RowBatch } from './row-batch.js';
+export type { BatchAnswer, RowAnswer, RowBatch } from './row-batch.js';
 export type { GenerateRows } from './generate-codec.js';
 export { answerBatchInTurns, IN_THREAD_SOLVER, isBatchFormat, solveRowBatches } from './batched-solve.js';
 export type { BatchRows, BatchSolver } from './batched-solve.js';

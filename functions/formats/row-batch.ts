@@ -7,10 +7,7 @@ import { countLevel, emptyLevelCounts, gradeRow } from './row-grade.js';
 import { OVERLONG_LINE } from './line-splitting.js';
 import type { Line } from './line-splitting.js';
 import { FileTally } from './tally.js';
-import type { RowCounts, RowFailure } from './types.js';
-
-/** The line formats whose rows are independent of each other, so any run of lines can be answered alone. */
-export type BatchFormat = 'txt' | 'jsonl';
+import type { BatchFormat, RowCounts, RowFailure } from './types.js';
 
 /**
  * A run of whole lines of a file as raw UTF-8 bytes: what a worker thread is handed. Bytes, not

@@ -1,5 +1,6 @@
 import { MAX_LINE_CHARS } from './line-splitting.js';
-import type { BatchFormat, RowBatch } from './row-batch.js';
+import type { RowBatch } from './row-batch.js';
+import type { BatchFormat } from './types.js';
 
 /** About 3,000 lines of 82 bytes: large enough that handing a batch to a thread costs little, small enough to keep memory flat. */
 export const DEFAULT_BATCH_BYTES = 256 * 1024;

@@ -3,6 +3,9 @@ import type { Problem, ProblemCode } from '../sudoku/index.js';
 /** The puzzle file formats, chosen by file extension. */
 export type FileFormat = 'txt' | 'csv' | 'jsonl' | 'json';
 
+/** The line formats whose rows are independent of each other, so any run of lines can be answered alone. */
+export type BatchFormat = 'txt' | 'jsonl';
+
 /** What a file name says about its content: the format, and whether it is gzipped on top. */
 export interface FileKind {
   format: FileFormat;
