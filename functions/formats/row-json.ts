@@ -1,16 +1,20 @@
 import type { BoardOutput } from '../sudoku/index.js';
+import type { Grade } from '../sudoku/logic/index.js';
 import type { RowResult } from './row-result.js';
 import type { RowProblem, RowStatus } from './types.js';
 
-/** How a row's answer is written in .jsonl and .json outputs. */
+/**
+ * How a row's answer is written in .jsonl and .json outputs; a graded file's unique rows also
+ * carry their grade (level, score, hardest, techniques).
+ */
 export type RowJson =
-  | { status: 'unique' | 'multiple'; solution: BoardOutput }
+  | { status: 'unique' | 'multiple'; solution: BoardOutput; grade?: Grade }
   | { status: Exclude<RowStatus, 'unique' | 'multiple'>; problems: RowProblem[] };
 
 export function rowJson(result: RowResult): RowJson {
-  return result.problems
-    ? { status: result.status, problems: result.problems }
-    : { status: result.status, solution: result.solution };
+  if (result.problems) return { status: result.status, problems: result.problems };
+  const { status, solution, grade } = result;
+  return grade ? { status, solution, grade } : { status, solution };
 }
 
 /** A problem in one line of text, for the txt output, the CSV error column and the CLI's stderr. */

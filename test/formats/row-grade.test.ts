@@ -1,5 +1,5 @@
-// Grading in the file path is opt-in: the same output with or without it (a .csv gains two
-// columns), and with it the levels the core gives each unique row, fast path or not.
+// Grading in the file path is opt-in: with it the levels the core gives each unique row, fast
+// path or not, a .csv's two columns and a .jsonl row's grade; a .txt's output is the same.
 import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { FileTally, levelHistogram, solvePuzzleStream } from '../../functions/formats/index.js';
@@ -32,19 +32,33 @@ const expected = levelHistogram(
 );
 
 describe('grading files', () => {
-  it('.txt and .jsonl: the same output with and without grades, and the core levels with them', async () => {
+  it('.txt and .jsonl: the core levels counted; .txt the same output, .jsonl each unique row with its grade', async () => {
     const txt = `${[...set, `${EASY.slice(0, 9)}|${EASY.slice(9)}`, HARD, DUPLICATE, MULTIPLE, NO_SOLUTION, ''].join('\n')}\n`;
-    const jsonl = `${[...set, EASY, HARD].map((p, i) => JSON.stringify(i % 2 ? { board: toChars(p) } : p)).join('\n')}\n`;
+    const boards = [...set, EASY, HARD, MULTIPLE, DUPLICATE];
+    const jsonl = `${boards.map((p, i) => JSON.stringify(i % 2 ? { board: toChars(p) } : p)).join('\n')}\n`;
     for (const [text, format] of [
       [txt, 'txt'],
       [jsonl, 'jsonl'],
     ] as const) {
       const plain = await run(text, format, false);
       const graded = await run(text, format, true);
-      expect(graded.text).toBe(plain.text);
       expect(graded.tally.counts).toEqual(plain.tally.counts);
       expect(levelHistogram(plain.tally.levels)).toEqual(levelHistogram([]));
       expect(levelHistogram(graded.tally.levels), format).toEqual(expected);
+      if (format === 'txt') expect(graded.text).toBe(plain.text);
+      else {
+        const rows = (answer: string) =>
+          answer
+            .split('\n')
+            .slice(0, -1)
+            .map((l) => JSON.parse(l));
+        const plainRows = rows(plain.text);
+        const gradedRows = rows(graded.text);
+        boards.forEach((board, i) => {
+          const core = gradePuzzle(board);
+          expect(gradedRows[i]).toEqual(core.ok ? { ...plainRows[i], grade: core.grade } : plainRows[i]);
+        });
+      }
     }
   });
 

@@ -1,5 +1,6 @@
 // Files uploaded with the metadata grade=true are graded through the local S3: the report carries a
-// histogram of levels, and a .csv output gains level and score columns, each the core's grade of its row.
+// histogram of levels, a .csv output gains level and score columns and a .jsonl or .json result a
+// grade, each the core's grade of its row.
 // Without it a file is solved only (grading costs 8-12x the solving).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRADE_METADATA } from '../../functions/contract/service-layout.js';
@@ -17,6 +18,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await s3?.close();
 });
+
+function coreGrade(puzzle: string) {
+  const graded = gradePuzzle(puzzle);
+  if (!graded.ok) throw new Error(`${puzzle} has no grade`);
+  return graded.grade;
+}
 
 function coreHistogram(puzzles: readonly string[]): Record<string, number> {
   const histogram: Record<string, number> = Object.fromEntries(LEVELS.map((l) => [l, 0]));
@@ -64,8 +71,28 @@ describe('graded files', () => {
     expect(report.levels).toEqual({ ...coreHistogram([]), [hard.grade.level]: 1 });
   });
 
-  it('a .jsonl report carries the histogram too', async () => {
-    const report = await process('incoming/boards.jsonl', `${JSON.stringify({ board: EASY })}\n"${HARD}"\n`);
+  it('a .jsonl report carries the histogram too, and each unique row of the output its grade', async () => {
+    const rows = [JSON.stringify({ board: EASY }), `"${HARD}"`, `"${MULTIPLE}"`, `"${DUPLICATE}"`];
+    const report = await process('incoming/boards.jsonl', `${rows.join('\n')}\n`);
     expect(report.levels).toEqual(coreHistogram([EASY, HARD]));
+    const out = (await s3.text('solved/boards.jsonl'))!
+      .split('\n')
+      .slice(0, -1)
+      .map((l) => JSON.parse(l));
+    expect(out[0]).toEqual({ status: 'unique', solution: EASY_SOLUTION, grade: coreGrade(EASY) });
+    expect(out[1]).toMatchObject({ status: 'unique', grade: coreGrade(HARD) });
+    expect(out[2]).toEqual({ status: 'multiple', solution: expect.any(String) });
+    expect(out[3]).toMatchObject({ status: 'contradictory' });
+    expect(out[3].grade).toBeUndefined();
+  });
+
+  it("a .json output carries each unique board's grade; without the metadata, none", async () => {
+    await process('incoming/boards.json', JSON.stringify({ boards: [HARD, DUPLICATE] }));
+    const graded = JSON.parse((await s3.text('solved/boards.json'))!) as { results: Record<string, unknown>[] };
+    expect(graded.results[0]).toMatchObject({ status: 'unique', grade: coreGrade(HARD) });
+    expect(graded.results[1]).toMatchObject({ status: 'contradictory' });
+    await process('incoming/plain.json', JSON.stringify([HARD]), {});
+    const plain = JSON.parse((await s3.text('solved/plain.json'))!) as Record<string, unknown>[];
+    expect(plain[0]).toEqual({ status: 'unique', solution: expect.any(String) });
   });
 });
