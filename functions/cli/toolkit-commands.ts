@@ -85,14 +85,14 @@ const SEEDS_PER_BATCH = 16;
 const SEED_LINE_BYTES = 11;
 
 /** Puzzle i's seed: seed + i, as uint32. */
-const seedOf = (first: number, i: number): number => (first + i) % 2 ** 32;
+const seedAt = (first: number, i: number): number => (first + i) % 2 ** 32;
 
 /** The seeds of puzzles 0..count-1 as lines, in chunks: what the row batches cut and the threads answer. */
 async function* seedLines(first: number, count: number): AsyncGenerator<Buffer> {
   const perChunk = 4096;
   for (let i = 0; i < count; i += perChunk) {
     let text = '';
-    for (let j = i; j < Math.min(count, i + perChunk); j++) text += `${String(seedOf(first, j)).padStart(10, '0')}\n`;
+    for (let j = i; j < Math.min(count, i + perChunk); j++) text += `${String(seedAt(first, j)).padStart(10, '0')}\n`;
     yield Buffer.from(text);
   }
 }
@@ -136,7 +136,7 @@ export async function runGenerate(command: GenerateCommand, io: CliStreams): Pro
       return failWith(
         io,
         EXIT_SOME_FAILED,
-        `puzzle ${line} (seed ${seedOf(seed, line - 1)}): ${failure.problem.message}`,
+        `puzzle ${line} (seed ${seedAt(seed, line - 1)}): ${failure.problem.message}`,
       );
     }
     await finish(output);
