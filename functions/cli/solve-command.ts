@@ -102,7 +102,7 @@ export async function runSolve(command: SolveCommand, io: CliStreams): Promise<n
       gzip,
       failureCap: 0,
       batches: batchSolverFor(command.threads ?? solverThreads()),
-      ...(grading && format === 'csv' ? { grade: true } : { answer: command.answer }),
+      answer: command.answer,
       onFailure: (failure) => io.stderr.write(`${placeOf(failure)}: ${describeProblem(failure.problem)}\n`),
     });
     await target?.commit();

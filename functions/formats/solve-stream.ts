@@ -56,8 +56,8 @@ export interface SolvePuzzleStreamOptions extends FileTallyOptions {
   grade?: boolean;
   /**
    * `'grade'`: each board of a .txt, .jsonl or .json is answered with its grade as JSON instead of
-   * its solution (`sudoku grade`; functions/formats/grade-codec.ts). A .csv refuses it (`grade`
-   * adds its level and score columns).
+   * its solution (`sudoku grade`; functions/formats/grade-codec.ts). A .csv keeps its rows and
+   * fields, so its grades are the level and score columns `grade` adds.
    */
   answer?: 'solution' | 'grade';
   /** The input is one range of a file (a line-based format: .json is never cut). Default: the whole file. */
@@ -82,10 +82,8 @@ export async function solvePuzzleStream(options: SolvePuzzleStreamOptions): Prom
   stages.push(async function* solving(source: AsyncIterable<Buffer>, { signal }: { signal: AbortSignal }) {
     // .txt and .jsonl rows are independent: answered in batches, on every thread. A .csv row may
     // span lines (a quoted field), and .json is one document.
-    const grade = options.grade === true;
+    const grade = options.grade === true || (options.answer === 'grade' && format === 'csv');
     const start = options.start ?? { firstLine: 1, startOfFile: true };
-    // A .csv's grades are columns beside its solutions (`grade`): its rows keep their fields.
-    if (options.answer === 'grade' && format === 'csv') throw new Error('a .csv is graded with `grade`, not `answer`');
     if (isBatchFormat(format)) {
       const cut = { firstLine: start.firstLine, startOfFile: start.startOfFile };
       yield* solveRowBatches(source, format, tally, options.batches, cut, { grade, answer: options.answer }, signal);
