@@ -1,0 +1,35 @@
+/**
+ * AWS's documented quotas that decide whether the service works in a real account, written once:
+ * the stack's synth checks, the function's plans, the twin's enforcement and docs/infra.md's quota
+ * table all read these numbers. Pure data: infra/ and the twin import this file. Each value is the
+ * one AWS documents today (the docs page is named beside it); where a quota was raised recently the
+ * comment says from what, so a reader comparing with an old blog post is not misled.
+ */
+
+/** Step Functions: the largest input or output of a task, state or execution (UTF-8 bytes). */
+export const SFN_MAX_STATE_BYTES = 256 * 1024;
+/** Step Functions: an execution name's longest length (characters). */
+export const SFN_MAX_EXECUTION_NAME_CHARS = 80;
+/** Step Functions: how long a Standard execution's name stays taken after it ends (days). */
+export const SFN_EXECUTION_NAME_RETENTION_DAYS = 90;
+/** Step Functions Distributed Map: the most child workflows running at once (MaxConcurrency). */
+export const SFN_MAP_MAX_CONCURRENCY = 10_000;
+/** Step Functions Distributed Map: an ItemBatcher's MaxInputBytesPerBatch ceiling (bytes). */
+export const SFN_MAP_MAX_BATCH_INPUT_BYTES = 256 * 1024;
+
+/** Lambda: concurrency Lambda keeps unreserved in every account and region. */
+export const LAMBDA_MIN_UNRESERVED_CONCURRENCY = 100;
+/** Lambda: a synchronous invocation's request or response payload (bytes). */
+export const LAMBDA_MAX_SYNC_PAYLOAD_BYTES = 6 * 1024 * 1024;
+/** Lambda: an asynchronous invocation's payload (bytes; 1 MB since October 2025, 256 KB before). */
+export const LAMBDA_MAX_ASYNC_PAYLOAD_BYTES = 1024 * 1024;
+/** Lambda: the longest timeout (seconds). */
+export const LAMBDA_MAX_TIMEOUT_SECONDS = 900;
+
+/** S3: the longest object key (UTF-8 bytes). */
+export const S3_MAX_KEY_BYTES = 1024;
+/** S3: the most parts of one multipart upload. */
+export const S3_MAX_PARTS = 10_000;
+
+/** SQS: the largest message (bytes; 1 MiB since August 2025, 256 KiB before). */
+export const SQS_MAX_MESSAGE_BYTES = 1024 * 1024;
