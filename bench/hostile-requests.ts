@@ -4,9 +4,7 @@
  * worst-case bench (sections/hostile.ts) times each against the built bundle, cold and warm, to
  * measure W; the load bench (sections/load.ts) sends them as its attack mix.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fullPuzzleSets } from './puzzle-sets.js';
 
 export interface BenchRequest {
   name: string;
@@ -16,16 +14,13 @@ export interface BenchRequest {
   body?: string;
 }
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const puzzlesDir = process.env.SUDOKU_PUZZLES_DIR ?? path.join(root, '..', 'shared', 'puzzles');
 const MIB = 1024 * 1024;
 const BOARDS = 1000;
 
-/** Puzzle lines of a shared set (81 characters each). */
+/** Puzzle lines of one of the full sets (81 characters each). */
 export function puzzleSet(name: string): string[] {
-  return readFileSync(path.join(puzzlesDir, name), 'utf8')
-    .split('\n')
-    .map((line) => line.trim())
+  return fullPuzzleSets()
+    .read(name)
     .filter((line) => /^[.0-9]{81}$/.test(line));
 }
 

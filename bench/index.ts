@@ -2,10 +2,13 @@
  * `npm run bench`: the solver tables first, then every section in bench/sections/ (bundle, S3
  * pipeline, ...). `npm run bench -- solver` (or a section's file name) runs just that part. What
  * each part prints is also written to docs/benchmarks.md (bench/report.ts), unless `--no-write`.
+ * The full puzzle sets come from `--puzzles DIR`, else $SUDOKU_PUZZLES_DIR, else ../shared/puzzles
+ * (bench/puzzle-sets.ts); a run without them says which are missing and how to point at them.
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { PUZZLES_DIR_ENV, PuzzleSetsMissingError, puzzlesOption } from './puzzle-sets.js';
 import { BENCHMARKS_FILE, runStamp, writeBenchmarks } from './report.js';
 
 interface Section {
@@ -15,7 +18,12 @@ interface Section {
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
 const write = !args.includes('--no-write');
-const only = args.filter((a) => a !== '--no-write');
+const puzzles = puzzlesOption(args);
+// Sections that run in processes of their own (the load client, ...) find the folder this way too.
+if (puzzles !== undefined) process.env[PUZZLES_DIR_ENV] = path.resolve(puzzles);
+const only = args.filter(
+  (a, i) => a !== '--no-write' && a !== '--puzzles' && args[i - 1] !== '--puzzles' && !a.startsWith('--puzzles='),
+);
 const parts: [string, string][] = [
   ['solver', path.join(here, 'solver.ts')],
   ...readdirSync(path.join(here, 'sections'))
@@ -63,6 +71,11 @@ for (const [name, file] of parts) {
   try {
     const section = (await import(pathToFileURL(file).href)) as Section;
     await section.run();
+  } catch (error) {
+    if (!(error instanceof PuzzleSetsMissingError)) throw error;
+    console.log = print;
+    console.error(error.message);
+    process.exit(2);
   } finally {
     console.log = print;
   }

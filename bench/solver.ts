@@ -8,8 +8,8 @@
  * which runs both side by side on one pinned core. Every answer is verified.
  */
 import { countSolutions, parseBoardString, type SearchResult, solveBoard } from '../functions/sudoku/index.js';
-import { BENCH_SETS, readPuzzleSet } from '../test/helpers/puzzle-sets.js';
-import { isValidSolution } from '../test/helpers/sudoku-rules.js';
+import { BENCH_SETS, fullPuzzleSets } from './puzzle-sets.js';
+import { isValidSolution } from './sudoku-rules.js';
 import { solveWithAlgorithmTs } from './npm-competitor.js';
 import { ReferenceTimeout, solveReference, toCharBoard } from './reference-backtracking.js';
 import { countSolutions as countSolutionsInTypeScript } from './search-typescript.js';
@@ -118,8 +118,9 @@ export async function run(): Promise<void> {
   const rows: string[] = [];
   const costRows: string[] = [];
   const found: SearchResult = { count: 0, guesses: 0 };
+  const sets = fullPuzzleSets();
   for (const name of BENCH_SETS) {
-    const puzzles = readPuzzleSet(name);
+    const puzzles = sets.read(name);
     const multiple = name === 'puzzles7_serg_benchmark';
     const first = { checkUnique: false };
     const count2 = { checkUnique: true };

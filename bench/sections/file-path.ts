@@ -9,18 +9,18 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { isSolutionOf } from '../../test/helpers/sudoku-rules.js';
+import { fullPuzzleSets } from '../puzzle-sets.js';
+import { isSolutionOf } from '../sudoku-rules.js';
 import { PEAK_RSS_SOURCE } from '../peak-rss.js';
 import { writePuzzleFile } from './s3.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const puzzlesDir = process.env.SUDOKU_PUZZLES_DIR ?? path.resolve(root, '..', 'shared', 'puzzles');
 const tool = path.resolve(root, '..', 'shared', 'tools', 'solver-vs-tdoku.mjs');
 const TDOKU_SETS = [
   'puzzles2_17_clue',
@@ -102,11 +102,12 @@ const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
 
 export async function run(): Promise<void> {
   console.log('\n## The file path: the CLI against tdoku on one CPU, and on every CPU\n');
+  const full = fullPuzzleSets();
   if (existsSync(tool)) {
     console.log(
       'Pinned to one CPU, alternating with tdoku counting to two (`solver-vs-tdoku.mjs --via cli --secs 3 --rounds 3`; process start-up subtracted):\n',
     );
-    const sets = TDOKU_SETS.map((s) => path.join(puzzlesDir, s));
+    const sets = TDOKU_SETS.map((s) => full.file(s));
     const compared = spawnSync(process.execPath, [tool, '--via', 'cli', '--secs', '3', '--rounds', '3', ...sets], {
       cwd: root,
       encoding: 'utf8',
@@ -119,10 +120,7 @@ export async function run(): Promise<void> {
 
   const work = mkdtempSync(path.join(os.tmpdir(), 'sudoku-bench-file-path-'));
   try {
-    const set = readFileSync(path.join(puzzlesDir, 'puzzles2_17_clue'), 'utf8')
-      .split('\n')
-      .map((l) => l.trim())
-      .filter(Boolean);
+    const set = full.read('puzzles2_17_clue');
     const input = path.join(work, 'puzzles.txt');
     await writePuzzleFile(input, set, ROWS);
     const cpus = availableParallelism();

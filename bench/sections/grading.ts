@@ -11,7 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { generatePuzzle, gradePuzzle, type Level, LEVELS } from '../../functions/sudoku/logic/index.js';
-import { readPuzzleSet } from '../../test/helpers/puzzle-sets.js';
+import { fullPuzzleSets } from '../puzzle-sets.js';
 
 const ROUNDS = 3;
 /** Puzzles qqwing generates per level: enough for a level table, a few seconds per level. */
@@ -89,7 +89,8 @@ export async function run(): Promise<void> {
   const withQqwing = hasQqwing();
   if (!withQqwing) console.log('\nqqwing is not installed (`apt-get install qqwing`): only our side is measured.');
 
-  const seventeen = readPuzzleSet('puzzles2_17_clue');
+  const sets = fullPuzzleSets();
+  const seventeen = sets.read('puzzles2_17_clue');
   const ours17 = gradeOurs(seventeen);
   console.log('\n| grading puzzles2_17_clue | puzzles | ours /s | qqwing /s | ratio | our levels |');
   console.log('|---|---:|---:|---:|---:|---|');
@@ -107,7 +108,7 @@ export async function run(): Promise<void> {
     `| ${withQqwing ? 'gradePuzzle vs qqwing --solve --stats' : 'gradePuzzle'} | ${fmt(seventeen.length)} | ${fmt(ours17.rate)} | ${withQqwing ? fmt(qq17) : '-'} | ${withQqwing ? ratio(ours17.rate, qq17) : '-'} | ${histogram(ours17.levels)} |`,
   );
 
-  const hardest = readPuzzleSet('puzzles5_forum_hardest_1905_11+').slice(0, 2000);
+  const hardest = sets.read('puzzles5_forum_hardest_1905_11+').slice(0, 2000);
   const oursHard = gradeOurs(hardest);
   console.log(
     `| (puzzles5_forum_hardest_1905_11+, first 2,000: ours only) | ${fmt(hardest.length)} | ${fmt(oursHard.rate)} | | | ${histogram(oursHard.levels)} |`,

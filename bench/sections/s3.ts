@@ -19,10 +19,10 @@ import { createS3Client } from '../../functions/pipeline/index.js';
 import { RANGE_BYTES_ENV } from '../../functions/pipeline/range-plan.js';
 import type { FileReport } from '../../functions/pipeline/index.js';
 import { PEAK_RSS_SOURCE } from '../peak-rss.js';
+import { fullPuzzleSets } from '../puzzle-sets.js';
 import { solveBoard } from '../../functions/sudoku/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const puzzlesDir = process.env.SUDOKU_PUZZLES_DIR ?? path.resolve(root, '..', 'shared', 'puzzles');
 const SET = 'puzzles2_17_clue';
 
 /** Deterministic shuffles, so every run solves the same file. */
@@ -202,10 +202,7 @@ const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
 
 export async function run(): Promise<void> {
   console.log('\n## S3 files, end to end through the local S3 server\n');
-  const set = readFileSync(path.join(puzzlesDir, SET), 'utf8')
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean);
+  const set = fullPuzzleSets().read(SET);
   const work = mkdtempSync(path.join(os.tmpdir(), 'sudoku-bench-s3-'));
   const server = await startS3Server({ port: 0, directory: path.join(work, 's3'), bucket: 'bench' });
   const client = createS3Client({ endpoint: server.endpoint });

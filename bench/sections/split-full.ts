@@ -32,7 +32,7 @@ import path from 'node:path';
 import type { RangeSizing } from '../../functions/contract/large-files.js';
 import { planRanges, rangeBytesFor } from '../../functions/pipeline/index.js';
 import { type RangePlanSettings, SHORTEST_ROW_BYTES, sampledRangeBytes } from '../../functions/pipeline/range-plan.js';
-import { readPuzzleSet } from '../../test/helpers/puzzle-sets.js';
+import { fullPuzzleSets } from '../puzzle-sets.js';
 import { peakRssKb } from '../peak-rss.js';
 import { writePuzzleFile } from './s3.js';
 import {
@@ -155,7 +155,7 @@ export async function run(): Promise<void> {
     for (const c of CASES) {
       const name = `${c.set}-${c.rows}.txt`;
       const file = path.join(work, name);
-      await writePuzzleFile(file, readPuzzleSet(c.set), c.rows);
+      await writePuzzleFile(file, fullPuzzleSets().read(c.set), c.rows);
       const size = statSync(file).size;
       sizes.set(c.label, size);
       await new Upload({

@@ -27,11 +27,16 @@ import { localCredentials } from '../../functions/local/iam/local-account.js';
 import { type LargeFileRunSummary, runLargeFileJob, type StepInvoker } from '../../functions/local/large-file-run.js';
 import { startS3Server } from '../../functions/local/s3-server.js';
 import { logger } from '../../functions/observability/powertools.js';
-import { type FileReport, planRanges, processObject, rangeBytesFor } from '../../functions/pipeline/index.js';
+import {
+  createS3Client,
+  type FileReport,
+  planRanges,
+  processObject,
+  rangeBytesFor,
+} from '../../functions/pipeline/index.js';
 import { type RangePlanSettings, SHORTEST_ROW_BYTES } from '../../functions/pipeline/range-plan.js';
-import { clientFor } from '../../test/helpers/local-s3.js';
-import { inProcessSteps } from '../../test/helpers/large-file-steps.js';
-import { readPuzzleSet } from '../../test/helpers/puzzle-sets.js';
+import { inProcessSteps } from '../large-file-steps.js';
+import { fullPuzzleSets } from '../puzzle-sets.js';
 import { puzzleRows } from './s3.js';
 
 export const BUCKET = 'bench';
@@ -59,7 +64,7 @@ interface SplitSpec {
 }
 
 function bodyOf(file: BenchFile): string {
-  const lines = [...puzzleRows(readPuzzleSet(file.set), file.rows)];
+  const lines = [...puzzleRows(fullPuzzleSets().read(file.set), file.rows)];
   const bad = file.bad ?? 0;
   for (let i = 1; i <= bad; i++) lines[Math.floor((i * file.rows) / (bad + 1))] = 'not a board';
   return file.format === 'csv'
@@ -253,7 +258,7 @@ const share = (ms: number, seconds: number) => `${fmt(ms)} (${((ms / 1000 / seco
 export async function openSplitBench(prefix: string) {
   const work = mkdtempSync(path.join(os.tmpdir(), prefix));
   const server = await startS3Server({ port: 0, directory: path.join(work, 's3'), bucket: BUCKET });
-  const client = clientFor(server.endpoint);
+  const client = createS3Client({ endpoint: server.endpoint, region: 'us-east-1', ...localCredentials('admin') });
   const threadsBefore = process.env[SOLVER_THREADS_ENV];
   process.env[SOLVER_THREADS_ENV] = '1';
   const levelBefore = logger.getLevelName();

@@ -1,24 +1,8 @@
-import type { S3Client } from '@aws-sdk/client-s3';
 import type { LargeFileJob } from '../../functions/contract/large-files.js';
-import { handleLargeFileEvent } from '../../functions/large-file/index.js';
-import type { StepInvoker } from '../../functions/local/large-file-run.js';
 import type { LargeFileStarter } from '../../functions/pipeline/large-file-starter.js';
 
-/**
- * Each step of a large-file job run in this process with the client `client()` gives (the files
- * function's role; read when a step runs, so a test's beforeAll may set it), an error as Step
- * Functions sees it: its name, and Lambda's error payload as the cause.
- */
-export const inProcessSteps =
-  (client: () => S3Client, options: { handOverAfterMs?: number } = {}): StepInvoker =>
-  async (event) => {
-    try {
-      return { ok: true, result: await handleLargeFileEvent(event, { client: client(), ...options }) };
-    } catch (error) {
-      const e = error as Error;
-      return { ok: false, error: e.name, cause: JSON.stringify({ errorType: e.name, errorMessage: e.message }) };
-    }
-  };
+// The in-process steps are the split benchmark's too.
+export { inProcessSteps } from '../../bench/large-file-steps.js';
 
 /** A starter for processObject that records each job it is handed instead of starting it: the test runs it. */
 export function recordingStarter(): { jobs: LargeFileJob[]; startLargeFile: LargeFileStarter } {

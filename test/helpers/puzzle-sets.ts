@@ -1,40 +1,14 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fixtureSets, type TdokuVector } from '../../bench/puzzle-sets.js';
 
-/** The shared puzzle sets live beside the repository (../shared/puzzles); never copied into it. */
-export const puzzlesDir =
-  process.env.SUDOKU_PUZZLES_DIR ??
-  path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared', 'puzzles');
+// Tests read the committed samples only (test/fixtures/puzzles): a clone passes with nothing
+// beside it. The full sets are the benchmark's (bench/puzzle-sets.ts).
+export { BENCH_SETS, cycled, type TdokuVector } from '../../bench/puzzle-sets.js';
+
+/** The fixtures' folder, for a command that reads a set by its file name. */
+export const puzzlesDir: string = fixtureSets.dir;
 
 /** One 81-character puzzle a line, as in every `puzzles*` file and `norvig_top95`. */
-export function readPuzzleSet(name: string): string[] {
-  return readFileSync(path.join(puzzlesDir, name), 'utf8')
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l.length > 0);
-}
-
-export interface TdokuVector {
-  puzzle: string;
-  count: number;
-  solution?: string;
-}
+export const readPuzzleSet = (name: string): string[] => fixtureSets.read(name);
 
 /** tdoku's test vectors: `puzzle:count[:solution]`. */
-export function readTdokuVectors(): TdokuVector[] {
-  return readPuzzleSet('tdoku_test_puzzles').map((line) => {
-    const [puzzle, count, solution] = line.split(':');
-    return { puzzle: puzzle!, count: Number(count), ...(solution ? { solution } : {}) };
-  });
-}
-
-/** Sets in difficulty order, as the benchmark reports them. */
-export const BENCH_SETS = [
-  'puzzles2_17_clue',
-  'puzzles3_magictour_top1465',
-  'puzzles5_forum_hardest_1905_11+',
-  'puzzles6_forum_hardest_1106',
-  'puzzles7_serg_benchmark',
-  'norvig_top95',
-] as const;
+export const readTdokuVectors = (): TdokuVector[] => fixtureSets.tdokuVectors();

@@ -12,7 +12,7 @@ import type { FileReport } from '../../functions/pipeline/index.js';
 import type { LargeFileJob } from '../../functions/contract/large-files.js';
 import { clientFor, startTestS3, type TestS3 } from '../helpers/local-s3.js';
 import { inProcessSteps, recordingStarter } from '../helpers/large-file-steps.js';
-import { readPuzzleSet } from '../helpers/puzzle-sets.js';
+import { cycled, readPuzzleSet } from '../helpers/puzzle-sets.js';
 
 let s3: TestS3;
 let machine: ReturnType<typeof clientFor>;
@@ -143,9 +143,10 @@ describe('a file solved in ranges', () => {
   });
 
   it('assembles outputs of 5 MiB and more by copying them as parts, S3 keeping every part but the last at 5 MiB', async () => {
-    const seventeen = readPuzzleSet('puzzles2_17_clue');
+    // As many rows as three copies of the full 17-clue set: ~12 MB.
+    const seventeen = cycled(readPuzzleSet('puzzles2_17_clue'), 3 * 49_158);
     const path = 'ranges/big.txt';
-    const body = `${[...seventeen, ...seventeen, ...seventeen].join('\n')}\n`; // ~12 MB
+    const body = `${seventeen.join('\n')}\n`;
     const { report } = await expectSameAsWhole(path, body, 5_500_000);
     // Two ranges of 5.5 MB copied as a part each, and the last (1.1 MB) as the last part.
     expect(report.split).toMatchObject({ ranges: 3, parts: 3 });
@@ -178,7 +179,7 @@ describe('a file solved in ranges', () => {
     // time, while the solver still works through the rows it read before (~0.5 s here) and asks
     // for no more. Failing the range there (TimeLimitError is not retried) would end a job that
     // finishes within the margin left: reading stops at the solver's next read instead.
-    const rows = readPuzzleSet('puzzles5_forum_hardest_1905_11+').slice(0, 40_000);
+    const rows = cycled(readPuzzleSet('puzzles5_forum_hardest_1905_11+'), 40_000);
     const path = 'ranges/drains.txt';
     await s3.put(`incoming/${path}`, `${rows.join('\n')}\n`);
     const job = await handedOver(path, 3_000_000);

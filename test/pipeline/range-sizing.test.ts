@@ -24,7 +24,7 @@ import {
 import { sampleSolveRate } from '../../functions/pipeline/range-sample.js';
 import { clientFor, startTestS3, type TestS3 } from '../helpers/local-s3.js';
 import { inProcessSteps, recordingStarter } from '../helpers/large-file-steps.js';
-import { readPuzzleSet } from '../helpers/puzzle-sets.js';
+import { cycled, readPuzzleSet } from '../helpers/puzzle-sets.js';
 
 let s3: TestS3;
 let machine: ReturnType<typeof clientFor>;
@@ -181,7 +181,7 @@ describe('the sample', () => {
 
 describe('a file split in ranges sized by a sample of it', () => {
   it('an easy .txt gets ranges up to the cap, and the same output as one invocation', async () => {
-    const rows = easy.slice(0, 6_000);
+    const rows = cycled(easy, 6_000);
     const { job, report, gets } = await splitAgainstWhole('sized/easy.txt', `${rows.join('\n')}\n`, SHORT);
     const sized = expectSizedBySample(job, report, SHORT);
     expect(sized.planBytes).toBe(6_150);
@@ -209,7 +209,7 @@ describe('a file split in ranges sized by a sample of it', () => {
   });
 
   it('a .csv is sampled with its header, as its first range reads it', async () => {
-    const rows = easy.slice(0, 3_000).map((p, i) => `n${i + 1},"${p}"`);
+    const rows = cycled(easy, 3_000).map((p, i) => `n${i + 1},"${p}"`);
     const { job, report } = await splitAgainstWhole('sized/easy.csv', `id,puzzle\n${rows.join('\n')}\n`, SHORT);
     expectSizedBySample(job, report, SHORT);
     // How many rows 0.3 s of solving takes depends on the machine's speed: some, at most all.
@@ -219,7 +219,7 @@ describe('a file split in ranges sized by a sample of it', () => {
   });
 
   it('a .gz is sampled from its inflated copy, the ranges cut from that', async () => {
-    const body = gzipSync(`${easy.slice(0, 3_000).join('\n')}\n`);
+    const body = gzipSync(`${cycled(easy, 3_000).join('\n')}\n`);
     const { job, report } = await splitAgainstWhole('sized/easy.txt.gz', body, SHORT);
     expect(job.readKey).toBe(`${job.stagingPrefix}inflated`);
     expectSizedBySample(job, report, SHORT);
