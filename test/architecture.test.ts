@@ -1,7 +1,7 @@
 // The layout's rules, checked on the sources (docs/architecture.md draws them): which folder may
 // import which, and that each shared fact (bucket prefixes, problem codes, routes, map state
 // names, accepted keys, the bundle's path, S3's key limit) is written once.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { API_ROUTES } from '../functions/contract/api-routes.js';
 import { MAP_STATE_NAMES } from '../functions/contract/service-layout.js';
 import { PROBLEM_CODES } from '../functions/sudoku/index.js';
+import { BENCH_SETS, PUZZLES_DIR_ENV, TDOKU_VECTORS } from '../bench/puzzle-sets.js';
 import { cycles } from './helpers/cycles.js';
+import { puzzlesDir } from './helpers/puzzle-sets.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -104,6 +106,7 @@ describe('arrows run one way', () => {
     ['functions/formats', 'functions/observability'],
     ['functions/sudoku', 'functions/formats'],
     ['functions/contract', 'functions/sudoku'],
+    ['bench', 'test'],
   ])('%s imports nothing from %s', (from, to) => {
     expect(importsBetween(from, to)).toEqual([]);
   });
@@ -121,6 +124,39 @@ describe('arrows run one way', () => {
   it('infra imports from functions/ only the pure contract', () => {
     const found = importsBetween('infra', 'functions').filter((line) => !line.includes('-> functions/contract/'));
     expect(found).toEqual([]);
+  });
+});
+
+describe('the repository stands alone', () => {
+  /** Every source of test/ but this file, which names what it looks for. */
+  const testSources = sourceFiles('test').filter((f) => f !== 'test/architecture.test.ts');
+  const PUZZLE_FOLDERS = ['shared/puzzles', PUZZLES_DIR_ENV];
+
+  it("no test names a folder beside the repository (../shared) or the full sets' variable: tests read test/fixtures", () => {
+    const outside = testSources.filter((file) =>
+      /\.\.\/shared\b|['"]shared['"]|SUDOKU_PUZZLES_DIR|fullPuzzleSets/.test(
+        readFileSync(path.join(root, file), 'utf8'),
+      ),
+    );
+    expect(testSources.length).toBeGreaterThan(100);
+    expect(outside).toEqual([]);
+  });
+
+  it("the tests' puzzle sets are the fixtures committed under test/fixtures, every set the bench names among them", () => {
+    expect(path.relative(root, puzzlesDir)).toBe(path.join('test', 'fixtures', 'puzzles'));
+    for (const name of [...BENCH_SETS, TDOKU_VECTORS]) expect(existsSync(path.join(puzzlesDir, name)), name).toBe(true);
+  });
+
+  it('only bench/puzzle-sets.ts says where the full sets are (../shared/puzzles or the variable)', () => {
+    const naming = [...parsed]
+      .filter(([, { literals }]) =>
+        literals.some(
+          (l) =>
+            PUZZLE_FOLDERS.some((folder) => l.includes(folder)) || (l === 'shared' && literals.includes('puzzles')),
+        ),
+      )
+      .map(([file]) => file);
+    expect(naming).toEqual(['bench/puzzle-sets.ts']);
   });
 });
 
