@@ -2,9 +2,17 @@
 // scripts/bundles.mjs into dist/. Also runs on `npm ci` (prepare).
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import * as esbuild from 'esbuild';
-import { bundleOptions, bundles, root } from './bundles.mjs';
-import { buildSearchKernel } from './search-kernel.mjs';
+import { refuseUnsupportedNode } from './supported-node.mjs';
+
+// Every npm script that runs code starts here (start, test, bench, ...): the Node check comes first,
+// and the rest is imported after it, as a dependency may not even load on an older Node.
+const script = process.env.npm_lifecycle_event;
+refuseUnsupportedNode(
+  script === undefined ? 'build' : `npm ${script === 'start' || script === 'test' ? script : `run ${script}`}`,
+);
+const esbuild = await import('esbuild');
+const { bundleOptions, bundles, root } = await import('./bundles.mjs');
+const { buildSearchKernel } = await import('./search-kernel.mjs');
 
 await buildSearchKernel(root);
 

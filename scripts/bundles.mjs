@@ -38,12 +38,12 @@ const precompressedPage = {
   },
 };
 
-/** esbuild options shared by every bundle: ESM for Node 20+/Lambda nodejs24.x, minified, with source maps. */
+/** esbuild options shared by every bundle: ESM for Node 22+ (engines)/Lambda nodejs24.x, minified, with source maps. */
 const common = {
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node22',
   minify: true,
   sourcemap: true,
   legalComments: 'none',
