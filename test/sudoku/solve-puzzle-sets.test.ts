@@ -56,7 +56,8 @@ describe('boards that defeat one branching rule', () => {
   });
 });
 
-// Every puzzle of every shared set, in both modes, checked by an independent rules check.
+// Every puzzle of every set's fixture (a sample from its easy start to its hard end; `npm run bench`
+// checks every puzzle of the full sets), in both modes, checked by an independent rules check.
 describe.each(BENCH_SETS.map((name) => [name]))('%s', (name) => {
   const puzzles = readPuzzleSet(name);
   const multiple = name === 'puzzles7_serg_benchmark';
