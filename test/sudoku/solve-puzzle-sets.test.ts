@@ -56,7 +56,7 @@ describe('boards that defeat one branching rule', () => {
   });
 });
 
-// Every puzzle of every set's fixture (a sample from its easy start to its hard end; `npm run bench`
+// Every puzzle of every set's fixture (its first lines and a stride through the rest; `npm run bench`
 // checks every puzzle of the full sets), in both modes, checked by an independent rules check.
 describe.each(BENCH_SETS.map((name) => [name]))('%s', (name) => {
   const puzzles = readPuzzleSet(name);
