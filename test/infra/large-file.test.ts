@@ -216,12 +216,16 @@ describe('the state machine', () => {
     expect(States[LARGE_FILE_STATES.redo]?.MaxConcurrency).toBe(12);
   });
 
-  it('alarms when a file times out (no report is written then), and outputs its ARN', () => {
+  it('alarms when a file fails, times out or is aborted (a timeout or an abort writes no report), and outputs its ARN', () => {
     const [id] = machineOf(template);
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).filter((a) =>
       JSON.stringify(a).includes(`"Value":{"Ref":"${id}"}`),
     );
-    expect(alarms.map((a) => (a as { Properties: Json }).Properties.MetricName)).toEqual(['ExecutionsTimedOut']);
+    expect(alarms.map((a) => (a as { Properties: Json }).Properties.MetricName)).toEqual([
+      'ExecutionsFailed',
+      'ExecutionsTimedOut',
+      'ExecutionsAborted',
+    ]);
     expect(flatten(template.findOutputs('LargeFileStateMachineArn').LargeFileStateMachineArn?.Value)).toBe(
       'arn:${AWS::Partition}:states:${AWS::Region}:${AWS::AccountId}:stateMachine:Sudoku-large-file',
     );

@@ -477,6 +477,18 @@ describe('alarms', () => {
     expect(found[0]).toMatchObject({ Statistic: 'Maximum', Threshold: 1 });
   });
 
+  it("fire on every state machine's first failed, timed-out or aborted execution, to the topic", () => {
+    const topicId = only('AWS::SNS::Topic').logicalId;
+    const machines = Object.keys(template.findResources('AWS::StepFunctions::StateMachine'));
+    expect(machines.length).toBeGreaterThanOrEqual(3);
+    for (const id of machines)
+      for (const metric of ['ExecutionsFailed', 'ExecutionsTimedOut', 'ExecutionsAborted']) {
+        const found = on('AWS/States', metric, { Name: 'StateMachineArn', Value: { Ref: id } });
+        expect(found, `${id} ${metric}`).toHaveLength(1);
+        expect(found[0]).toMatchObject({ Statistic: 'Sum', Threshold: 1, AlarmActions: [{ Ref: topicId }] });
+      }
+  });
+
   it('all notify one SNS topic, when they fire and when they recover', () => {
     const topicId = only('AWS::SNS::Topic').logicalId;
     expect(alarms().length).toBeGreaterThanOrEqual(12);
