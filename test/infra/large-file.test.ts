@@ -9,7 +9,8 @@ import {
   LARGE_FILE_STATES,
   RANGE_RETRY,
 } from '../../functions/contract/large-files.js';
-import { largeFileStateMachineName } from '../../infra/constructs/large-file.js';
+import { LARGE_FILE_TIMEOUT_DAYS, largeFileStateMachineName } from '../../infra/constructs/large-file.js';
+import { fitsHistory, RANGE_THROTTLE_RETRY } from '../../functions/contract/throttle-retry.js';
 import { cycles } from '../helpers/cycles.js';
 import { flatten, synth } from './helpers.js';
 
@@ -61,9 +62,9 @@ const rangeRetry = [
   {
     ErrorEquals: ['Lambda.TooManyRequestsException'],
     IntervalSeconds: 2,
-    MaxAttempts: 20,
+    MaxAttempts: 1000,
     BackoffRate: 2,
-    MaxDelaySeconds: 60,
+    MaxDelaySeconds: 300,
     JitterStrategy: 'FULL',
   },
   {
@@ -75,6 +76,18 @@ const rangeRetry = [
   },
 ];
 const toReportFailure = [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'ReportFailure' }];
+
+describe('a range in a busy files pool', () => {
+  it('waits out the throttling for most of two days (expected, with full jitter) within its history, instead of failing its file', () => {
+    const r = RANGE_THROTTLE_RETRY;
+    let expected = 0;
+    for (let attempt = 0; attempt < r.maxAttempts; attempt++)
+      expected += Math.min(r.maxDelaySeconds, r.intervalSeconds * r.backoffRate ** attempt) / 2;
+    expect(expected / 3600).toBeGreaterThan(24);
+    expect(expected / 3600).toBeLessThan(LARGE_FILE_TIMEOUT_DAYS * 24);
+    expect(fitsHistory(r)).toBe(true);
+  });
+});
 
 describe('the flow', () => {
   it('solves the ranges, finishes, and redoes the ranges finish names (once) before finishing again', () => {

@@ -138,11 +138,11 @@ describe('functions', () => {
     });
   });
 
-  it('the files function: one vCPU, the 900 s maximum timeout for whole files, 30 reserved executions', () => {
+  it('the files function: one vCPU, the 900 s maximum timeout for whole files, 80 reserved executions (S3 events, a batch run and a sweep, one large file)', () => {
     expect(solverFunction('files').properties).toMatchObject({
       MemorySize: 1769,
       Timeout: 900,
-      ReservedConcurrentExecutions: 30,
+      ReservedConcurrentExecutions: 80,
     });
   });
 
@@ -545,7 +545,7 @@ describe('dashboard', () => {
     expect(text).toContain('/SweepIncoming"');
     expect(text).toContain('"ApproximateNumberOfMessagesVisible"');
     expect(text).toContain('"value":100,"label":"API reserved"');
-    expect(text).toContain('"value":30,"label":"files reserved"');
+    expect(text).toContain('"value":80,"label":"files reserved"');
     expect(text).toContain('"type":"alarm"');
   });
 });
