@@ -228,7 +228,9 @@ describe('the files pool', () => {
     // Set alone, a run's width leaves the large file what is left.
     expect(settingsFrom({ batchMaxConcurrency: '30' }).largeFileMaxConcurrency).toBe(10);
     expect(() => settingsFrom({ largeFileMaxConcurrency: '31' })).toThrow('= 81, exceeds filesReservedConcurrency 80');
-    expect(() => settingsFrom({ filesEventConcurrency: '11', largeFileMaxConcurrency: '30' })).toThrow('= 81, exceeds filesReservedConcurrency 80');
+    expect(() => settingsFrom({ filesEventConcurrency: '11', largeFileMaxConcurrency: '30' })).toThrow(
+      '= 81, exceeds filesReservedConcurrency 80',
+    );
     expect(settingsFrom({ batchMaxConcurrency: '40', filesReservedConcurrency: '120' }).batchMaxConcurrency).toBe(40);
   });
 
