@@ -72,7 +72,13 @@ export class SudokuStack extends Stack {
     // Uploads under incoming/ reach the files function by exactly one route (settings.s3Events):
     // ObjectCreated:* so multipart and copied uploads trigger too. Outputs go to other prefixes,
     // so the function cannot retrigger.
-    new UploadEvents(this, 'Uploads', { bucket, handler: filesFunction, route: settings.s3Events, failedEvents });
+    new UploadEvents(this, 'Uploads', {
+      bucket,
+      handler: filesFunction,
+      route: settings.s3Events,
+      failedEvents,
+      eventConcurrency: settings.filesEventConcurrency,
+    });
     this.configureNotificationsHandler(settings.logRetentionDays);
 
     // Batch run: a state machine (Distributed Map over batch/, or incoming/ in sweep mode) invoking
