@@ -117,6 +117,9 @@ export class LargeFile extends Construct {
       payload: payload('fail', { job: '$.job', error: '$.error' }),
       resultPath: sfn.JsonPath.DISCARD,
     });
+    // Throttled, every step waits for the pool as a range does: a finish or a report throttled
+    // three times would otherwise fail a file whose ranges are all solved, or leave it unreported.
+    parts.retryThrottling(reportFailure, RANGE_THROTTLE_RETRY);
     reportFailure.addRetry({ errors: [sfn.Errors.ALL], ...retry });
     const failed = new sfn.Fail(this, 'Failed', { errorPath: '$.error.Error', causePath: '$.error.Cause' });
     reportFailure.next(failed);
@@ -178,6 +181,7 @@ export class LargeFile extends Construct {
         resultPath: '$.finish',
       });
       task.addRetry({ errors: fatal, maxAttempts: 0 });
+      parts.retryThrottling(task, RANGE_THROTTLE_RETRY);
       task.addRetry({ errors: [sfn.Errors.ALL], ...retry });
       task.addCatch(reportFailure, onFailure);
       return task;

@@ -115,21 +115,21 @@ describe('the flow', () => {
       Resource: `\${${filesFunctionId()}.Arn}`,
       Parameters: { largeFile: 'fail', 'job.$': '$.job', 'error.$': '$.error' },
       ResultPath: null,
-      Retry: [rangeRetry[2]],
+      Retry: [rangeRetry[1], rangeRetry[2]],
       Next: 'Failed',
     });
     expect(States.Failed).toEqual({ Type: 'Fail', ErrorPath: '$.error.Error', CausePath: '$.error.Cause' });
   });
 
   it.each(['Finish', 'FinishAfterRedo'])(
-    '%s invokes the files function with {largeFile: finish, job}, keeps its answer at $.finish, and retries all but the fatal errors twice',
+    '%s invokes the files function with {largeFile: finish, job}, keeps its answer at $.finish, waits out throttling as a range does, and retries all but the fatal errors twice',
     (name) => {
       expect(statesOf().States[name]).toMatchObject({
         Type: 'Task',
         Resource: `\${${filesFunctionId()}.Arn}`,
         Parameters: { largeFile: 'finish', 'job.$': '$.job' },
         ResultPath: '$.finish',
-        Retry: [rangeRetry[0], rangeRetry[2]],
+        Retry: rangeRetry,
       });
     },
   );
