@@ -130,11 +130,6 @@ function keepWarm(key: string, environment: Environment): void {
 /** Invocations running now, by function name: what the pool counts. */
 const running = new Map<string, number>();
 
-/** Invocations of `functionName` running now. */
-export function runningInvocations(functionName = FILES_FUNCTION_NAME): number {
-  return running.get(functionName) ?? 0;
-}
-
 const FILES_FUNCTION_NAME = 'sudoku-files-local';
 
 /**
@@ -255,9 +250,10 @@ export interface AsyncInvocationOptions extends InvocationOptions {
 }
 
 /**
- * An asynchronous invocation (an S3 event): retried twice when it fails or times out, then
- * recorded as the failed-events queue would hold it. Resolves with the last invocation and, if
- * it failed for good, where its record was written.
+ * An asynchronous invocation (an S3 event): retried twice when it fails or times out, and for as
+ * long as the maximum event age while it is throttled, then recorded as the failed-events queue
+ * would hold it. Resolves with the last invocation, the attempts (throttled ones included) and how
+ * many were throttled, and, if it failed for good, where its record was written.
  */
 export async function invokeFunctionAsync(
   event: unknown,
@@ -274,7 +270,8 @@ export async function invokeFunctionAsync(
   let throttled = 0;
   let expired = false;
   for (let failures = 0; failures <= retries; ) {
-    if (failures > 0 && !invocation?.ok && !(invocation as { throttled?: boolean })?.throttled)
+    // A retry after a function error waits as Lambda does (a throttle has waited already).
+    if (invocation && !invocation.ok && !invocation.throttled)
       await delay((options.retryDelayMs ?? 1000) * 2 ** (failures - 1));
     invocation = await invokeFunction(event, options);
     attempts++;

@@ -74,11 +74,11 @@ export async function runLargeFileJob(job: LargeFileJob, options: LargeFileRunOp
   const interval = options.retryIntervalSeconds ?? RANGE_RETRY.intervalSeconds;
   const fatal: readonly string[] = RANGE_RETRY.fatal;
   // Every step waits out a full pool first, as the machine's Retry rule on throttling does (the
-  // same waits, shortened in proportion when a test shortens RANGE_RETRY's).
+  // same waits, shortened in proportion when a test shortens RANGE_RETRY's). A throttled attempt
+  // never ran, so it is not one of the function's invocations.
   const invoke = (event: LargeFileEvent): Promise<StepOutcome> =>
     whileThrottled(() => options.invoke(event), isThrottledStep, RANGE_THROTTLE_RETRY, {
       scale: interval / RANGE_RETRY.intervalSeconds,
-      onThrottled: () => summary.invocations++,
     });
 
   /** A task with its retry rules: the fatal errors never retried, anything else RANGE_RETRY.retries times. */

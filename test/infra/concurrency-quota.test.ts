@@ -68,6 +68,17 @@ describe('the deploy preflight on the account concurrency quota', () => {
       );
   });
 
+  it('proposes no reservations for a quota of 120, where the same proportion (11 + 9) would not synthesize', () => {
+    // 20 reservable: an API pool of 11 cannot hold the small routes' 21.5 executions (the synth wants 23).
+    expect(check({ apiReservedConcurrency: 11, filesReservedConcurrency: 9 })).toContain(
+      'must be 0 (no reservation) or at least 23',
+    );
+    expect(checkReservations(fresh(120), wanted, check)).toMatchObject({
+      fits: false,
+      fitting: { apiReservedConcurrency: 0, filesReservedConcurrency: 0, unreservedConcurrencyShare: 120 },
+    });
+  });
+
   it('counts what this stack reserves today as free for a redeploy', () => {
     expect(
       checkReservations(
