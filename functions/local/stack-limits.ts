@@ -80,6 +80,8 @@ export function stackGatewayLimits(
         burst: override(env, 'SUDOKU_LOCAL_BURST_LIMIT') ?? solve.burst,
       },
     },
-    reservedConcurrency: override(env, 'SUDOKU_LOCAL_RESERVED_CONCURRENCY') ?? settings.apiReservedConcurrency,
+    // Without a reservation, the API's part of unreservedConcurrencyShare: what the stage's throttle
+    // is sized for, and past which the account's shared pool would throttle it.
+    reservedConcurrency: override(env, 'SUDOKU_LOCAL_RESERVED_CONCURRENCY') ?? functionPools(settings).api,
   };
 }
