@@ -5,6 +5,11 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { API_WORST_CASE_MS } from '../functions/contract/api-capacity.js';
 import { type ApiRouteName, routeKey } from '../functions/contract/api-routes.js';
+import {
+  LAMBDA_MIN_UNRESERVED_CONCURRENCY,
+  LAMBDA_SQS_MAX_CONCURRENCY,
+  SFN_MAP_MAX_CONCURRENCY,
+} from '../functions/contract/aws-quotas.js';
 import { LARGE_FILE_DEFAULTS } from '../functions/contract/large-files.js';
 import { CORS, FUNCTION_TIMEOUT_DEFAULTS, RUN_DEFAULTS } from '../functions/contract/service-layout.js';
 
@@ -43,6 +48,19 @@ export interface Settings {
   /** Concurrency reserved for the files function (S3 events and map items); 0 = none. */
   readonly filesReservedConcurrency: number;
   /**
+   * Of the account's unreserved concurrency, how many executions this stack's unreserved functions
+   * (a reservation of 0) may keep busy together: the pool their throttle and map widths are sized
+   * from instead (both at 0: split as the default reservations are). `npm run deploy` reads the
+   * account's and checks it; other functions of the account share the same unreserved pool.
+   */
+  readonly unreservedConcurrencyShare: number;
+  /**
+   * Executions of the files pool kept for S3 events (the `sqs` route's event-source maximum
+   * concurrency; the other routes' events throttled past it are retried by Lambda for 6 hours);
+   * derived from the pool when unset (filesPoolShares).
+   */
+  readonly filesEventConcurrency: number;
+  /**
    * Origins whose browser scripts may call the API (CORS): `*` for any, or a list such as
    * `-c corsOrigins=https://app.example.com,https://admin.example.com`.
    */
@@ -65,7 +83,10 @@ export interface Settings {
   readonly sweepSchedule: string;
   /** IANA time zone the schedule expressions are read in. */
   readonly batchScheduleTimezone: string;
-  /** Largest number of function invocations the Distributed Map runs at once. */
+  /**
+   * Largest number of function invocations the Distributed Map runs at once, in a batch run and in a
+   * sweep each (they may overlap); derived from the files pool when unset (filesPoolShares).
+   */
   readonly batchMaxConcurrency: number;
   /** Object keys handed to one function invocation by the Distributed Map. */
   readonly batchItemsPerInvocation: number;
@@ -73,7 +94,7 @@ export interface Settings {
   readonly batchToleratedFailurePercent: number;
   /**
    * Ranges of one large file solved at once (the large-file maps' MaxConcurrency); derived from the
-   * files function's pool when unset: LARGE_FILE_DEFAULTS.maxConcurrency, or the pool if smaller.
+   * files function's pool when unset: what S3 events and the two runs leave (filesPoolShares).
    */
   readonly largeFileMaxConcurrency: number;
   /**
@@ -86,9 +107,10 @@ export interface Settings {
 
 /**
  * Sized for a public endpoint in an account with Lambda's default 1,000 concurrent executions:
- * 100 + 30 reserved leave 870 for everything else. Accounts whose quota is below 230 (new accounts
- * can start lower) cannot reserve this much: deploy with `-c apiReservedConcurrency=0
- * -c filesReservedConcurrency=0` there (see docs/infra.md).
+ * 100 + 80 reserved leave 820 for everything else. The files pool holds, by construction, its S3
+ * events (10), a batch run and a sweep at once (20 each) and one large file's ranges (30).
+ * Accounts whose quota is below 280 (new accounts can start lower) cannot reserve this much:
+ * `npm run deploy` says what fits there (see docs/infra.md).
  */
 export const defaults: Settings = {
   apiMemoryMb: 1769,
@@ -104,7 +126,9 @@ export const defaults: Settings = {
   apiAuth: 'none',
   filesMemoryMb: 1769,
   filesTimeoutSeconds: FUNCTION_TIMEOUT_DEFAULTS.files,
-  filesReservedConcurrency: 30,
+  filesReservedConcurrency: 80,
+  unreservedConcurrencyShare: LAMBDA_MIN_UNRESERVED_CONCURRENCY,
+  filesEventConcurrency: 10,
   corsOrigins: CORS.defaultOrigins,
   inputExpirationDays: 30,
   outputExpirationDays: 90,
@@ -118,8 +142,7 @@ export const defaults: Settings = {
   batchMaxConcurrency: RUN_DEFAULTS.maxConcurrency,
   batchItemsPerInvocation: RUN_DEFAULTS.itemsPerInvocation,
   batchToleratedFailurePercent: 5,
-  // What largeFileConcurrency(30) gives (a test holds them equal): the files pool, as it is smaller
-  // than the contract's 100; a map wider than the pool would only throttle itself.
+  // What filesPoolShares(80) gives (a test holds them equal): 80 - 10 - 2 x 20.
   largeFileMaxConcurrency: 30,
   s3Events: 'notification',
 };
@@ -210,11 +233,10 @@ export function peakInFlight(throttles: Readonly<Record<string, RouteThrottle>>)
  * execution for at most W (API_WORST_CASE_MS, measured: the per-request solving budget makes it
  * so), so the routes together keep at most sum(burst + rate x W) executions busy. The small routes
  * take their share; of the rest, two thirds go to the steady rate and one third to the burst, so a
- * sustained load is what the pool serves best. An unreserved function (0) is throttled as if it had
- * the default pool, which still bounds its cost.
+ * sustained load is what the pool serves best. `pool` is the API function's (functionPools): its
+ * reservation, or its part of unreservedConcurrencyShare.
  */
-export function derivedThrottle(reservedConcurrency: number, small: SmallRouteSettings): RouteThrottle {
-  const pool = reservedConcurrency > 0 ? reservedConcurrency : defaults.apiReservedConcurrency;
+export function derivedThrottle(pool: number, small: SmallRouteSettings): RouteThrottle {
   const leftMilli = pool * 1000 - peakInFlight(smallRouteThrottles(small)) * 1000;
   const twoThirds = Math.floor((2 * leftMilli) / (3 * API_WORST_CASE_MS));
   const rate = Math.max(1, Math.min(twoThirds, Math.floor((leftMilli - 1000) / API_WORST_CASE_MS)));
@@ -228,15 +250,68 @@ export function apiRouteThrottles(
   return { [SOLVE_ROUTE]: { rate: s.apiRateLimit, burst: s.apiBurstLimit }, ...smallRouteThrottles(s) };
 }
 
+/** How the default files pool is shared (defaults above): the proportions filesPoolShares keeps. */
+const DEFAULT_FILES_SHARES = { pool: 80, events: 10, batch: RUN_DEFAULTS.maxConcurrency } as const;
+
+/** The files pool's parts: S3 events, each of the two runs (batch and sweep), one large file's ranges. */
+export interface FilesPoolShares {
+  readonly events: number;
+  readonly batch: number;
+  readonly largeFile: number;
+}
+
 /**
- * The large-file maps' width when unset: the contract's default, or the files function's whole pool
- * when that is smaller (a wider map only throttles itself). An unreserved function (0) shares the
- * account's pool, which the default fits in.
+ * The smallest files pool that holds every source of demand: the SQS event source's smallest
+ * maximum concurrency, one item for each run, one range.
  */
-export function largeFileConcurrency(filesReservedConcurrency: number): number {
-  return filesReservedConcurrency > 0
-    ? Math.min(LARGE_FILE_DEFAULTS.maxConcurrency, filesReservedConcurrency)
-    : LARGE_FILE_DEFAULTS.maxConcurrency;
+export const MIN_FILES_POOL = LAMBDA_SQS_MAX_CONCURRENCY.min + 2 + 1;
+
+/**
+ * The files pool's parts when unset, in the default's proportions: S3 events an eighth (at least
+ * the SQS event source's minimum, 2), each run a quarter, and one large file what is left, up to
+ * the contract's width. Parts `set` by hand are kept, and the large file gets what they leave.
+ * Unset, always sums to at most `pool` (for a pool of at least MIN_FILES_POOL).
+ */
+export function filesPoolShares(pool: number, set: Partial<Omit<FilesPoolShares, 'largeFile'>> = {}): FilesPoolShares {
+  const events =
+    set.events ??
+    Math.max(
+      LAMBDA_SQS_MAX_CONCURRENCY.min,
+      Math.floor((pool * DEFAULT_FILES_SHARES.events) / DEFAULT_FILES_SHARES.pool),
+    );
+  const batch = set.batch ?? Math.max(1, Math.floor((pool * DEFAULT_FILES_SHARES.batch) / DEFAULT_FILES_SHARES.pool));
+  const largeFile = Math.max(1, Math.min(LARGE_FILE_DEFAULTS.maxConcurrency, pool - events - 2 * batch));
+  return { events, batch, largeFile };
+}
+
+/**
+ * Executions each function can keep busy: its reservation, or, at 0, its part of
+ * unreservedConcurrencyShare (all of it when the other function is reserved; both at 0, split as
+ * the default reservations are, 100 : 80).
+ */
+export function functionPools(
+  s: Pick<Settings, 'apiReservedConcurrency' | 'filesReservedConcurrency' | 'unreservedConcurrencyShare'>,
+): { api: number; files: number } {
+  const share = s.unreservedConcurrencyShare;
+  if (s.apiReservedConcurrency > 0 && s.filesReservedConcurrency > 0)
+    return { api: s.apiReservedConcurrency, files: s.filesReservedConcurrency };
+  if (s.apiReservedConcurrency > 0) return { api: s.apiReservedConcurrency, files: share };
+  if (s.filesReservedConcurrency > 0) return { api: share, files: s.filesReservedConcurrency };
+  const api = Math.floor(
+    (share * defaults.apiReservedConcurrency) / (defaults.apiReservedConcurrency + defaults.filesReservedConcurrency),
+  );
+  return { api, files: share - api };
+}
+
+/**
+ * What keeps the files pool busy at once: the executions kept for S3 events, a batch run and a
+ * sweep (a run may still go at the other's hour: each may take a day), and one large file's ranges.
+ * A second large file at once waits, throttled, for ranges of the first to end (RANGE_THROTTLE_RETRY).
+ */
+export function filesDemand(
+  s: Pick<Settings, 'filesEventConcurrency' | 'batchMaxConcurrency' | 'largeFileMaxConcurrency'>,
+): number {
+  return s.filesEventConcurrency + 2 * s.batchMaxConcurrency + s.largeFileMaxConcurrency;
 }
 
 /** Context values arrive as strings from `-c key=value` and as JSON values from cdk.json. */
@@ -323,7 +398,6 @@ export function readSettings(node: Node): Settings {
     apiHintRateLimit: integer(node, 'apiHintRateLimit', defaults.apiHintRateLimit, 1, 10000),
     apiPuzzleRateLimit: integer(node, 'apiPuzzleRateLimit', defaults.apiPuzzleRateLimit, 1, 10000),
   };
-  const throttle = derivedThrottle(apiReservedConcurrency, small);
   const filesReservedConcurrency = integer(
     node,
     'filesReservedConcurrency',
@@ -331,6 +405,26 @@ export function readSettings(node: Node): Settings {
     0,
     10000,
   );
+  const unreservedConcurrencyShare = integer(
+    node,
+    'unreservedConcurrencyShare',
+    defaults.unreservedConcurrencyShare,
+    1,
+    100000,
+  );
+  const pools = functionPools({ apiReservedConcurrency, filesReservedConcurrency, unreservedConcurrencyShare });
+  const throttle = derivedThrottle(pools.api, small);
+  const s3Events = text(node, 's3Events', defaults.s3Events, /^(notification|eventbridge|sqs)$/) as S3EventRoute;
+  const derived = filesPoolShares(pools.files);
+  const events = integer(
+    node,
+    'filesEventConcurrency',
+    derived.events,
+    s3Events === 'sqs' ? LAMBDA_SQS_MAX_CONCURRENCY.min : 1,
+    LAMBDA_SQS_MAX_CONCURRENCY.max,
+  );
+  const batch = integer(node, 'batchMaxConcurrency', derived.batch, 1, SFN_MAP_MAX_CONCURRENCY);
+  const shares = filesPoolShares(pools.files, { events, batch });
   const settings: Settings = {
     apiMemoryMb: integer(node, 'apiMemoryMb', defaults.apiMemoryMb, 128, 10240),
     apiTimeoutSeconds,
@@ -341,6 +435,8 @@ export function readSettings(node: Node): Settings {
     filesMemoryMb: integer(node, 'filesMemoryMb', defaults.filesMemoryMb, 128, 10240),
     filesTimeoutSeconds: integer(node, 'filesTimeoutSeconds', defaults.filesTimeoutSeconds, 30, 900),
     filesReservedConcurrency,
+    unreservedConcurrencyShare,
+    filesEventConcurrency: events,
     corsOrigins: origins(node, 'corsOrigins', defaults.corsOrigins),
     inputExpirationDays: integer(node, 'inputExpirationDays', defaults.inputExpirationDays, 1, 3650),
     outputExpirationDays: integer(node, 'outputExpirationDays', defaults.outputExpirationDays, 1, 3650),
@@ -351,7 +447,7 @@ export function readSettings(node: Node): Settings {
     batchSchedule: text(node, 'batchSchedule', defaults.batchSchedule, /^(cron|rate|at)\(.+\)$/),
     sweepSchedule: text(node, 'sweepSchedule', defaults.sweepSchedule, /^(cron|rate|at)\(.+\)$/),
     batchScheduleTimezone: text(node, 'batchScheduleTimezone', defaults.batchScheduleTimezone, /^[A-Za-z_+\-/0-9]+$/),
-    batchMaxConcurrency: integer(node, 'batchMaxConcurrency', defaults.batchMaxConcurrency, 1, 10000),
+    batchMaxConcurrency: batch,
     batchItemsPerInvocation: integer(node, 'batchItemsPerInvocation', defaults.batchItemsPerInvocation, 1, 1000),
     batchToleratedFailurePercent: integer(
       node,
@@ -360,14 +456,8 @@ export function readSettings(node: Node): Settings {
       0,
       100,
     ),
-    largeFileMaxConcurrency: integer(
-      node,
-      'largeFileMaxConcurrency',
-      largeFileConcurrency(filesReservedConcurrency),
-      1,
-      10000,
-    ),
-    s3Events: text(node, 's3Events', defaults.s3Events, /^(notification|eventbridge|sqs)$/) as S3EventRoute,
+    largeFileMaxConcurrency: integer(node, 'largeFileMaxConcurrency', shares.largeFile, 1, SFN_MAP_MAX_CONCURRENCY),
+    s3Events,
   };
   checkConcurrency(settings);
   return settings;
@@ -376,42 +466,54 @@ export function readSettings(node: Node): Settings {
 const TOOLKIT_HINT =
   ', with apiGradeRateLimit/apiHintRateLimit/apiPuzzleRateLimit as set: lower them, or raise apiReservedConcurrency';
 
+/** Which setting gives a function its pool, for the messages: its reservation or the shared part. */
+function poolName(reserved: number, key: string): string {
+  return reserved > 0 ? key : 'its part of unreservedConcurrencyShare';
+}
+
 /**
  * The settings that must agree with each other. The stage's route throttles together must not
  * admit more requests than the API function's pool can run at once (burst + rate x W summed over
  * the routes), or the excess is throttled by Lambda and the client gets a 5xx instead of API
- * Gateway's 429; each map must fit in the files function's pool.
+ * Gateway's 429; the files function's concurrent demand (filesDemand) must fit its pool. A pool is
+ * the reservation, or without one the function's part of unreservedConcurrencyShare
+ * (functionPools), so a small account's stack is held to what it can run too.
  */
-function checkConcurrency(s: Settings): void {
-  if (s.apiReservedConcurrency > 0) {
-    const small = peakInFlight(smallRouteThrottles(s));
-    const smallest = small + peakInFlight({ [SOLVE_ROUTE]: { rate: 1, burst: 1 } });
-    if (s.apiReservedConcurrency < smallest) {
-      throw new Error(
-        `context "apiReservedConcurrency" (${s.apiReservedConcurrency}) must be 0 (no reservation) or at least ` +
-          `${Math.ceil(smallest)}: the small routes' buckets keep up to ${small} executions busy, and the smallest ` +
-          `POST /solve throttle (1 request/s for W = ${API_WORST_CASE_MS / 1000} s, plus a burst of 1) ` +
-          `${smallest - small} more` +
-          (small > peakInFlight(smallRouteThrottles({ ...defaults, apiAuth: s.apiAuth })) ? TOOLKIT_HINT : ''),
-      );
-    }
-    const peak = peakInFlight(apiRouteThrottles(s));
-    if (peak > s.apiReservedConcurrency) {
-      const fit = derivedThrottle(s.apiReservedConcurrency, s);
-      throw new Error(
-        `context "apiRateLimit"/"apiBurstLimit": burst ${s.apiBurstLimit} + rate ${s.apiRateLimit}/s x ` +
-          `W ${API_WORST_CASE_MS / 1000} s on POST /solve, plus ${small} for the other routes, = ${peak} requests ` +
-          `in flight, more than apiReservedConcurrency ${s.apiReservedConcurrency}; lower them ` +
-          `(e.g. rate ${fit.rate}, burst ${fit.burst}), or raise apiReservedConcurrency`,
-      );
-    }
+export function checkConcurrency(s: Settings): void {
+  const pools = functionPools(s);
+  const apiPool = poolName(s.apiReservedConcurrency, 'apiReservedConcurrency');
+  const small = peakInFlight(smallRouteThrottles(s));
+  const smallest = small + peakInFlight({ [SOLVE_ROUTE]: { rate: 1, burst: 1 } });
+  if (pools.api < smallest) {
+    throw new Error(
+      (s.apiReservedConcurrency > 0
+        ? `context "apiReservedConcurrency" (${s.apiReservedConcurrency}) must be 0 (no reservation) or at least `
+        : `the API function's part of context "unreservedConcurrencyShare" (${pools.api} of ${s.unreservedConcurrencyShare}) must be at least `) +
+        `${Math.ceil(smallest)}: the small routes' buckets keep up to ${small} executions busy, and the smallest ` +
+        `POST /solve throttle (1 request/s for W = ${API_WORST_CASE_MS / 1000} s, plus a burst of 1) ` +
+        `${smallest - small} more` +
+        (small > peakInFlight(smallRouteThrottles({ ...defaults, apiAuth: s.apiAuth })) ? TOOLKIT_HINT : ''),
+    );
   }
-  for (const key of ['batchMaxConcurrency', 'largeFileMaxConcurrency'] as const) {
-    if (s.filesReservedConcurrency > 0 && s[key] > s.filesReservedConcurrency) {
-      throw new Error(
-        `context "${key}" (${s[key]}) exceeds filesReservedConcurrency ` +
-          `(${s.filesReservedConcurrency}): the map would throttle itself; lower it or raise filesReservedConcurrency`,
-      );
-    }
+  const peak = peakInFlight(apiRouteThrottles(s));
+  if (peak > pools.api) {
+    const fit = derivedThrottle(pools.api, s);
+    throw new Error(
+      `context "apiRateLimit"/"apiBurstLimit": burst ${s.apiBurstLimit} + rate ${s.apiRateLimit}/s x ` +
+        `W ${API_WORST_CASE_MS / 1000} s on POST /solve, plus ${small} for the other routes, = ${peak} requests ` +
+        `in flight, more than ${apiPool} ${pools.api}; lower them ` +
+        `(e.g. rate ${fit.rate}, burst ${fit.burst}), or raise ${s.apiReservedConcurrency > 0 ? 'apiReservedConcurrency' : 'unreservedConcurrencyShare'}`,
+    );
+  }
+  const demand = filesDemand(s);
+  if (demand > pools.files) {
+    throw new Error(
+      `the files function's concurrent demand, filesEventConcurrency ${s.filesEventConcurrency} + a batch run ` +
+        `${s.batchMaxConcurrency} + a sweep ${s.batchMaxConcurrency} (batchMaxConcurrency, twice: a run may still go ` +
+        `at the other's hour) + one large file's ranges ${s.largeFileMaxConcurrency} (largeFileMaxConcurrency) = ` +
+        `${demand}, exceeds ${poolName(s.filesReservedConcurrency, 'filesReservedConcurrency')} ${pools.files}; ` +
+        `lower them, or raise ${s.filesReservedConcurrency > 0 ? 'filesReservedConcurrency' : 'unreservedConcurrencyShare'} ` +
+        `(unset, they are derived from the pool: at least ${MIN_FILES_POOL})`,
+    );
   }
 }

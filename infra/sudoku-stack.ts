@@ -72,7 +72,13 @@ export class SudokuStack extends Stack {
     // Uploads under incoming/ reach the files function by exactly one route (settings.s3Events):
     // ObjectCreated:* so multipart and copied uploads trigger too. Outputs go to other prefixes,
     // so the function cannot retrigger.
-    new UploadEvents(this, 'Uploads', { bucket, handler: filesFunction, route: settings.s3Events, failedEvents });
+    new UploadEvents(this, 'Uploads', {
+      bucket,
+      handler: filesFunction,
+      route: settings.s3Events,
+      failedEvents,
+      eventConcurrency: settings.filesEventConcurrency,
+    });
     this.configureNotificationsHandler(settings.logRetentionDays);
 
     // Batch run: a state machine (Distributed Map over batch/, or incoming/ in sweep mode) invoking
@@ -128,27 +134,11 @@ export class SudokuStack extends Stack {
       failedEvents.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum' }),
       'S3 events the files function failed to process after retries are waiting in the failed-events queue',
     );
-    alarms.whenAny(
-      'BatchRunFailed',
-      batch.stateMachine.metricFailed({ statistic: 'Sum' }),
-      'A batch or sweep run failed',
-    );
-    alarms.whenAny(
-      'BatchRunTimedOut',
-      batch.stateMachine.metricTimedOut({ statistic: 'Sum' }),
-      'A batch or sweep run timed out',
-    );
-    // A failed file is reported by the machine itself (its fail step); a timed-out one is not.
-    alarms.whenAny(
-      'LargeFileTimedOut',
-      largeFile.stateMachine.metricTimedOut({ statistic: 'Sum' }),
-      'A large file ran past the state machine timeout: no report was written for it',
-    );
-    alarms.whenAny(
-      'BatchStarterFailed',
-      batch.starter.metricFailed({ statistic: 'Sum' }),
-      'The starter could not start a scheduled batch or sweep run',
-    );
+    // Every state machine's failed, timed-out or aborted executions: a large file whose execution
+    // ended so may have no report (a timeout or an abort writes none), a run its items undone.
+    alarms.whenExecutionsEnd('BatchRun', batch.stateMachine, 'A batch or sweep run');
+    alarms.whenExecutionsEnd('LargeFile', largeFile.stateMachine, 'A large file (its execution)');
+    alarms.whenExecutionsEnd('BatchStarter', batch.starter, 'The starter of a scheduled batch or sweep run');
     alarms.whenAny(
       'BatchStartsFailed',
       batch.failedStarts.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum' }),

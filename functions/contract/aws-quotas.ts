@@ -33,3 +33,37 @@ export const S3_MAX_PARTS = 10_000;
 
 /** SQS: the largest message (bytes; 1 MiB since August 2025, 256 KiB before). */
 export const SQS_MAX_MESSAGE_BYTES = 1024 * 1024;
+
+/**
+ * Lambda: how long an asynchronous event (an S3 notification, an EventBridge target) may wait,
+ * throttled, before Lambda drops it or sends it on failure (hours; the default and the maximum
+ * MaximumEventAgeInSeconds). A throttled asynchronous invocation is retried all this time, from 1 s
+ * apart growing to 5 minutes; only function errors count against the two retries.
+ * https://docs.aws.amazon.com/lambda/latest/dg/invocation-async-error-handling.html
+ */
+export const LAMBDA_ASYNC_MAX_EVENT_AGE_HOURS = 6;
+/** Lambda: the first and the longest wait between retries of a throttled asynchronous event (seconds; same page). */
+export const LAMBDA_ASYNC_THROTTLE_RETRY_SECONDS = { first: 1, max: 300 } as const;
+/**
+ * Lambda SQS event source: the smallest and largest MaximumConcurrency (ScalingConfig).
+ * https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-lambda-eventsourcemapping-scalingconfig.html
+ */
+export const LAMBDA_SQS_MAX_CONCURRENCY = { min: 2, max: 1000 } as const;
+/**
+ * SQS with Lambda: AWS's guidance for a queue's redrive policy, a maxReceiveCount of at least 5, so
+ * a message throttled a few times is not dead-lettered.
+ * https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-errorhandling.html
+ */
+export const SQS_LAMBDA_MIN_MAX_RECEIVE_COUNT = 5;
+/**
+ * Step Functions: events in one Standard execution's history; past it the execution fails. Each
+ * retry of a Lambda task adds about three (scheduled, started, failed).
+ * https://docs.aws.amazon.com/step-functions/latest/dg/service-quotas.html
+ */
+export const SFN_MAX_HISTORY_EVENTS = 25_000;
+/**
+ * API Gateway: the account's steady request rate per Region, shared by every API (requests/s);
+ * what reaches a stage's throttle at most, and each request over it is still access-logged (429).
+ * https://docs.aws.amazon.com/apigateway/latest/developerguide/limits.html
+ */
+export const APIGW_ACCOUNT_RATE_LIMIT = 10_000;

@@ -11,6 +11,8 @@ import { addToTotals, emptyTotals, handleMapEvent } from '../batch/handle-event.
 import type { MapEvent, MapItem, MapItemResult, MapResult } from '../batch/types.js';
 import { MAP_ITEM_RETRY, RUN_DEFAULTS, type RunMode } from '../contract/service-layout.js';
 import { type InvocationOptions, invokeFunction } from './executions.js';
+import { MAP_ITEM_THROTTLE_RETRY } from '../contract/throttle-retry.js';
+import { whileThrottled } from './throttle-retry.js';
 import { groupItems, listingPrefix, listMapItems } from './map-reader.js';
 import { newRunId, RunReportWriter, type RunSummary } from './run-report.js';
 
@@ -66,7 +68,12 @@ export interface RunBatchJobOptions {
  */
 export function inExecutions(options: InvocationOptions): (event: MapEvent) => Promise<MapResult> {
   return async (event) => {
-    const invocation = await invokeFunction(event, options);
+    // A full pool is waited out first, as the map's Retry rule on throttling does.
+    const invocation = await whileThrottled(
+      () => invokeFunction(event, options),
+      (i) => !i.ok && i.throttled === true,
+      MAP_ITEM_THROTTLE_RETRY,
+    );
     if (invocation.ok) return invocation.result as MapResult;
     if (invocation.errorType === MAP_ITEM_RETRY.error && invocation.errorResult)
       throw new BatchItemsFailedError(invocation.errorResult as MapResult);

@@ -1,7 +1,10 @@
 /**
  * Invocations as Lambda runs them: each in an execution environment (a worker thread loading the
  * deployed bundle) that is ended when the invocation passes the function's timeout, whatever it
- * is doing; asynchronous ones (S3 events) retried twice, then kept as the failed-events queue would
+ * is doing; no more at once than the function's pool (its reserved concurrency: past it an
+ * invocation is throttled, Lambda.TooManyRequestsException, without running); asynchronous ones
+ * (S3 events) retried twice on a function error, and on a throttle as Lambda retries it (1 s
+ * apart, doubling to 5 minutes, for up to 6 hours), then kept as the failed-events queue would
  * keep them: one JSON record per event under `.local/failed-events/`, in the shape of Lambda's
  * on-failure destination record. As Lambda does, an environment that answered (or threw) is kept
  * warm and given the next invocation of the same function and settings, with its module state and
@@ -13,7 +16,10 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { LAMBDA_ASYNC_MAX_EVENT_AGE_HOURS, LAMBDA_ASYNC_THROTTLE_RETRY_SECONDS } from '../contract/aws-quotas.js';
+import { THROTTLED_ERROR } from '../contract/throttle-retry.js';
 import { DEPLOYED_BUNDLE } from './deployed-handler.js';
+import { filesConcurrency } from './stack-limits.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FAILED_EVENTS_DIR = path.join(root, '.local', 'failed-events');
@@ -53,6 +59,8 @@ export type Invocation =
       errorType: string;
       errorMessage: string;
       timedOut: boolean;
+      /** The pool was full: the invocation never ran (errorType Lambda.TooManyRequestsException). */
+      throttled?: boolean;
       /**
        * The `result` a thrown error carried (a map batch's per-file results, BatchItemsFailedError).
        * Not in Lambda's error payload: the twin keeps it so a local run can report each file.
@@ -69,6 +77,8 @@ export interface InvocationOptions {
   logsTo?: 'stdout' | 'stderr';
   /** Environment variables of this execution over the process's (a range runs on one thread). */
   env?: Record<string, string>;
+  /** The function's pool, executions at once (0 = no limit); by default the files function's as deployed. */
+  concurrency?: number;
 }
 
 /** Lambda keeps an idle environment for minutes; the twin for this long, to free its memory sooner. */
@@ -93,7 +103,7 @@ function environmentFor(key: string, options: InvocationOptions, env: NodeJS.Pro
   const worker = new Worker(EXECUTION, {
     eval: true,
     workerData: {
-      functionName: options.functionName ?? 'sudoku-files-local',
+      functionName: options.functionName ?? FILES_FUNCTION_NAME,
       bundle: pathToFileURL(options.bundle ?? DEPLOYED_BUNDLE).href,
     },
     stdout: options.logsTo === 'stderr',
@@ -117,9 +127,36 @@ function keepWarm(key: string, environment: Environment): void {
   environment.expiry.unref();
 }
 
-/** One invocation in an execution environment, ended at the timeout as Lambda ends it. */
+/** Invocations running now, by function name: what the pool counts. */
+const running = new Map<string, number>();
+
+const FILES_FUNCTION_NAME = 'sudoku-files-local';
+
+/**
+ * One invocation in an execution environment, ended at the timeout as Lambda ends it; throttled at
+ * once, without running, when the function's pool is full.
+ */
 export function invokeFunction(event: unknown, options: InvocationOptions): Promise<Invocation> {
   const requestId = randomUUID();
+  const name = options.functionName ?? FILES_FUNCTION_NAME;
+  const limit = options.concurrency ?? filesConcurrency();
+  const busy = running.get(name) ?? 0;
+  if (limit > 0 && busy >= limit)
+    return Promise.resolve({
+      ok: false,
+      requestId,
+      // The name a Step Functions task sees (Lambda's API answers TooManyRequestsException, 429,
+      // Reason ReservedFunctionConcurrentInvocationLimitExceeded).
+      errorType: THROTTLED_ERROR,
+      errorMessage: `Rate Exceeded: ${name} has ${limit} executions, all busy`,
+      timedOut: false,
+      throttled: true,
+    });
+  running.set(name, busy + 1);
+  return runInvocation(event, options, requestId).finally(() => running.set(name, (running.get(name) ?? 1) - 1));
+}
+
+function runInvocation(event: unknown, options: InvocationOptions, requestId: string): Promise<Invocation> {
   // Lambda sets the initialization type; Powertools reads it to tell a cold start from a warm one.
   const env = { ...process.env, AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand', ...options.env };
   const key = JSON.stringify([options.bundle ?? DEPLOYED_BUNDLE, options.functionName, options.logsTo, env]);
@@ -192,7 +229,7 @@ export interface FailedEventRecord {
   requestContext: {
     requestId: string;
     functionArn: string;
-    condition: 'RetriesExhausted';
+    condition: 'RetriesExhausted' | 'EventAgeExceeded';
     approximateInvokeCount: number;
   };
   requestPayload: unknown;
@@ -205,24 +242,53 @@ export interface AsyncInvocationOptions extends InvocationOptions {
   retries?: number;
   /** Lambda waits about a minute, then two; the twin waits this, doubled each time (default 1 s). */
   retryDelayMs?: number;
+  /** A throttled event's first wait, doubled each time up to 300 times it (Lambda: 1 s to 5 minutes); tests shorten it. */
+  throttleRetryMs?: number;
+  /** How long a throttled event is retried before it is dropped to the failed-events queue (Lambda: 6 hours). */
+  maxEventAgeMs?: number;
   failedEventsDir?: string;
 }
 
 /**
- * An asynchronous invocation (an S3 event): retried twice when it fails or times out, then
- * recorded as the failed-events queue would hold it. Resolves with the last invocation and, if
- * it failed for good, where its record was written.
+ * An asynchronous invocation (an S3 event): retried twice when it fails or times out, and for as
+ * long as the maximum event age while it is throttled, then recorded as the failed-events queue
+ * would hold it. Resolves with the last invocation, the attempts (throttled ones included) and how
+ * many were throttled, and, if it failed for good, where its record was written.
  */
 export async function invokeFunctionAsync(
   event: unknown,
   options: AsyncInvocationOptions,
-): Promise<{ invocation: Invocation; attempts: number; failedEventFile?: string }> {
+): Promise<{ invocation: Invocation; attempts: number; throttled: number; failedEventFile?: string }> {
   const retries = options.retries ?? 2;
+  const firstThrottleWait = options.throttleRetryMs ?? LAMBDA_ASYNC_THROTTLE_RETRY_SECONDS.first * 1000;
+  const longestThrottleWait =
+    (firstThrottleWait * LAMBDA_ASYNC_THROTTLE_RETRY_SECONDS.max) / LAMBDA_ASYNC_THROTTLE_RETRY_SECONDS.first;
+  const maxAge = options.maxEventAgeMs ?? LAMBDA_ASYNC_MAX_EVENT_AGE_HOURS * 3_600_000;
+  const queuedAt = Date.now();
   let invocation: Invocation | undefined;
-  for (let attempt = 1; attempt <= retries + 1; attempt++) {
-    if (attempt > 1) await delay((options.retryDelayMs ?? 1000) * 2 ** (attempt - 2));
+  let attempts = 0;
+  let throttled = 0;
+  let expired = false;
+  for (let failures = 0; failures <= retries; ) {
+    // A retry after a function error waits as Lambda does (a throttle has waited already).
+    if (invocation && !invocation.ok && !invocation.throttled)
+      await delay((options.retryDelayMs ?? 1000) * 2 ** (failures - 1));
     invocation = await invokeFunction(event, options);
-    if (invocation.ok) return { invocation, attempts: attempt };
+    attempts++;
+    if (invocation.ok) return { invocation, attempts, throttled };
+    if (invocation.throttled) {
+      // Lambda keeps a throttled event in its queue and tries again, further apart each time, until
+      // the event is too old; a throttle is not one of the two retries.
+      const wait = Math.min(longestThrottleWait, firstThrottleWait * 2 ** throttled);
+      throttled++;
+      if (Date.now() + wait - queuedAt > maxAge) {
+        expired = true;
+        break;
+      }
+      await delay(wait);
+      continue;
+    }
+    failures++;
   }
   const failed = invocation as Extract<Invocation, { ok: false }>;
   const record: FailedEventRecord = {
@@ -230,9 +296,9 @@ export async function invokeFunctionAsync(
     timestamp: new Date().toISOString(),
     requestContext: {
       requestId: failed.requestId,
-      functionArn: `arn:aws:lambda:us-east-1:123456789012:function:${options.functionName ?? 'sudoku-files-local'}:$LATEST`,
-      condition: 'RetriesExhausted',
-      approximateInvokeCount: retries + 1,
+      functionArn: `arn:aws:lambda:us-east-1:123456789012:function:${options.functionName ?? FILES_FUNCTION_NAME}:$LATEST`,
+      condition: expired ? 'EventAgeExceeded' : 'RetriesExhausted',
+      approximateInvokeCount: attempts,
     },
     requestPayload: event,
     responseContext: { statusCode: 200, executedVersion: '$LATEST', functionError: 'Unhandled' },
@@ -242,7 +308,7 @@ export async function invokeFunctionAsync(
   mkdirSync(dir, { recursive: true });
   const failedEventFile = path.join(dir, `${record.timestamp.replace(/[:.]/g, '-')}-${failed.requestId}.json`);
   writeFileSync(failedEventFile, `${JSON.stringify(record, null, 2)}\n`);
-  return { invocation: failed, attempts: retries + 1, failedEventFile };
+  return { invocation: failed, attempts, throttled, failedEventFile };
 }
 
 /** Ends every idle environment (a command that is done; they would otherwise wait out KEEP_WARM_MS). */

@@ -20,6 +20,8 @@ import {
 import { ServiceError } from '../contract/service-error.js';
 import { forEachBounded } from '../pipeline/concurrency.js';
 import { readJson } from '../pipeline/object-versions.js';
+import { RANGE_THROTTLE_RETRY } from '../contract/throttle-retry.js';
+import { isThrottledStep, whileThrottled } from './throttle-retry.js';
 
 /** One invocation's end, as Step Functions sees a Lambda task: its payload, or its error's name and cause. */
 export type StepOutcome = { ok: true; result: unknown } | { ok: false; error: string; cause: string };
@@ -71,12 +73,19 @@ export async function runLargeFileJob(job: LargeFileJob, options: LargeFileRunOp
   };
   const interval = options.retryIntervalSeconds ?? RANGE_RETRY.intervalSeconds;
   const fatal: readonly string[] = RANGE_RETRY.fatal;
+  // Every step waits out a full pool first, as the machine's Retry rule on throttling does (the
+  // same waits, shortened in proportion when a test shortens RANGE_RETRY's). A throttled attempt
+  // never ran, so it is not one of the function's invocations.
+  const invoke = (event: LargeFileEvent): Promise<StepOutcome> =>
+    whileThrottled(() => options.invoke(event), isThrottledStep, RANGE_THROTTLE_RETRY, {
+      scale: interval / RANGE_RETRY.intervalSeconds,
+    });
 
   /** A task with its retry rules: the fatal errors never retried, anything else RANGE_RETRY.retries times. */
   const task = async (event: LargeFileEvent): Promise<unknown> => {
     for (let attempt = 0; ; attempt++) {
       summary.invocations++;
-      const outcome = await options.invoke(event);
+      const outcome = await invoke(event);
       if (outcome.ok) return outcome.result;
       if (fatal.includes(outcome.error) || attempt >= RANGE_RETRY.retries)
         throw new StepFailed(outcome.error, outcome.cause);

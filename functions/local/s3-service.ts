@@ -9,7 +9,7 @@ import { useFilesFunctionCredentials } from './iam/local-account.js';
 import { endWarmEnvironments, invokeFunctionAsync } from './executions.js';
 import { LOCAL_ACCESS_KEY, startS3Server } from './s3-server.js';
 import { seedSamples } from './s3-samples.js';
-import { filesTimeoutMs } from './stack-limits.js';
+import { filesConcurrency, filesTimeoutMs } from './stack-limits.js';
 import { startStackStepFunctions, useLocalStepFunctions } from './step-functions-server.js';
 
 /** The shape start.ts runs (kept structural: importing start.ts would start it). */
@@ -28,10 +28,10 @@ export async function startS3Service(context: { fail(error: Error): void }): Pro
     // As in AWS, each upload is one asynchronous invocation in an execution of its own, ended at
     // the files function's timeout, retried twice, then kept as the failed-events queue keeps it.
     onObjectCreated: async (event) => {
-      const { invocation, attempts, failedEventFile } = await invokeFunctionAsync(event, { timeoutMs });
+      const { invocation, attempts, throttled, failedEventFile } = await invokeFunctionAsync(event, { timeoutMs });
       if (!invocation.ok)
         process.stderr.write(
-          `S3 event failed ${attempts} times (${invocation.errorType}: ${invocation.errorMessage}); kept in ${path.relative(process.cwd(), failedEventFile ?? '')}\n`,
+          `S3 event failed ${attempts} times${throttled ? ` (${throttled} of them throttled: the files pool was full)` : ''} (${invocation.errorType}: ${invocation.errorMessage}); kept in ${path.relative(process.cwd(), failedEventFile ?? '')}\n`,
         );
     },
     onDeliveryError: (error) =>
@@ -64,6 +64,7 @@ export async function startS3Service(context: { fail(error: Error): void }): Pro
       `  try:      ${cli} cp puzzles.txt s3://${server.bucket}/${prefixes.incoming}puzzles.txt`,
       `  then:     ${cli} cp s3://${server.bucket}/${prefixes.solved}puzzles.txt -   (report: ${prefixes.reports}puzzles.txt.json)`,
       `  events:   npm run invoke -- events/s3-put.json`,
+      `  limits:   the files function runs ${filesConcurrency()} at once, as deployed (past it: throttled, S3 events retried for up to 6 h)`,
     ],
     close: async () => {
       await sfn.close();

@@ -6,13 +6,14 @@
  * Tests (and anyone curious) can override them by environment: SUDOKU_LOCAL_RATE_LIMIT and
  * SUDOKU_LOCAL_BURST_LIMIT (POST /solve's bucket), SUDOKU_LOCAL_RESERVED_CONCURRENCY (the pool;
  * 0 = none). Overrides are not checked against each other, so a test can fill the pool on purpose.
- * The files function's timeout likewise: SUDOKU_FILES_TIMEOUT_SECONDS.
+ * The files function's timeout likewise: SUDOKU_FILES_TIMEOUT_SECONDS; and its pool (its reserved
+ * concurrency, or its part of the unreserved share): SUDOKU_LOCAL_FILES_CONCURRENCY.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Node } from 'constructs';
-import { apiRouteThrottles, readSettings, SOLVE_ROUTE } from '../../infra/settings.js';
+import { apiRouteThrottles, functionPools, readSettings, SOLVE_ROUTE } from '../../infra/settings.js';
 import type { GatewayLimits } from './gateway-limits.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -48,6 +49,23 @@ export function filesTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
   return (override(env, 'SUDOKU_FILES_TIMEOUT_SECONDS') ?? stackSettings().filesTimeoutSeconds) * 1000;
 }
 
+/** Overrides the files function's pool (executions at once) the twin enforces; 0 = no limit. */
+export const FILES_CONCURRENCY_ENV = 'SUDOKU_LOCAL_FILES_CONCURRENCY';
+
+let stackFilesPool: number | undefined;
+
+/**
+ * The files function's pool as deployed: filesReservedConcurrency, or without a reservation its part
+ * of unreservedConcurrencyShare (the account would throttle past it, as far as the stack's sizing
+ * goes). Read per call so a test can set FILES_CONCURRENCY_ENV; the stack's value is read once.
+ */
+export function filesConcurrency(env: NodeJS.ProcessEnv = process.env): number {
+  const set = override(env, FILES_CONCURRENCY_ENV);
+  if (set !== undefined) return set;
+  stackFilesPool ??= functionPools(stackSettings()).files;
+  return stackFilesPool;
+}
+
 export function stackGatewayLimits(
   env: NodeJS.ProcessEnv = process.env,
   settings: ReturnType<typeof readSettings> = stackSettings(),
@@ -62,6 +80,8 @@ export function stackGatewayLimits(
         burst: override(env, 'SUDOKU_LOCAL_BURST_LIMIT') ?? solve.burst,
       },
     },
-    reservedConcurrency: override(env, 'SUDOKU_LOCAL_RESERVED_CONCURRENCY') ?? settings.apiReservedConcurrency,
+    // Without a reservation, the API's part of unreservedConcurrencyShare: what the stage's throttle
+    // is sized for, and past which the account's shared pool would throttle it.
+    reservedConcurrency: override(env, 'SUDOKU_LOCAL_RESERVED_CONCURRENCY') ?? functionPools(settings).api,
   };
 }

@@ -57,7 +57,8 @@ export const httpApiService: LocalService = async () => {
       `  try:      curl -s ${server.url}/solve -H 'content-type: application/json' -d '{"board":"${board}"}'`,
       `  or lines: printf '${board}\\n' | curl -s ${server.url}/solve -H 'content-type: text/plain' --data-binary @-`,
       `  limits:   as deployed: POST /solve ${solve.rate} requests/s, burst ${solve.burst} (429 above); ` +
-        `${limits.reservedConcurrency || 'no'} reserved executions (500 when full); handler on ${threads.threads} thread(s)`,
+        `${limits.reservedConcurrency || 'no'} ${settings.apiReservedConcurrency > 0 ? 'reserved executions' : "executions of the account's unreserved pool"} ` +
+        `(500 when full); handler on ${threads.threads} thread(s)`,
       `            ${toolkit} (cdk.json context apiGradeRateLimit, apiHintRateLimit, apiPuzzleRateLimit raise them)`,
     ],
     close: async () => {

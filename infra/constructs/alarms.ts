@@ -5,6 +5,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as sns from 'aws-cdk-lib/aws-sns';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 
@@ -72,5 +73,17 @@ export class Alarms extends Construct {
     alarm.addOkAction(this.action);
     this.alarms.push(alarm);
     return alarm;
+  }
+
+  /**
+   * An alarm for each way a state machine's execution ends badly: failed, timed out, or aborted (a
+   * person stopped it, or a redrive was refused). Any of them leaves work undone that nobody else
+   * reports: a large file's fail step writes a report, but not when the failure is one `States.ALL`
+   * cannot catch (States.DataLimitExceeded), a timeout or an abort.
+   */
+  whenExecutionsEnd(id: string, machine: sfn.IStateMachine, what: string): void {
+    this.whenAny(`${id}Failed`, machine.metricFailed({ statistic: 'Sum' }), `${what} failed`);
+    this.whenAny(`${id}TimedOut`, machine.metricTimedOut({ statistic: 'Sum' }), `${what} timed out`);
+    this.whenAny(`${id}Aborted`, machine.metricAborted({ statistic: 'Sum' }), `${what} was aborted`);
   }
 }

@@ -23,6 +23,7 @@ import {
   RUN_REPORTS_PREFIX,
   type RunMode,
 } from '../../functions/contract/service-layout.js';
+import { MAP_ITEM_THROTTLE_RETRY } from '../../functions/contract/throttle-retry.js';
 import { deadLetterQueue } from './queues.js';
 import {
   acknowledgeDistributedMapPolicy,
@@ -118,7 +119,7 @@ export class BatchRun extends Construct {
         payloadResponseOnly: true,
         retryOnServiceExceptions: true,
       });
-      retryThrottling(solve, 8);
+      retryThrottling(solve, MAP_ITEM_THROTTLE_RETRY);
       // Some files of the group failed (an S3 hiccup, a timeout): invoked again, the group skips
       // the files already solved (by ETag) and tries the failed ones once more.
       solve.addRetry({

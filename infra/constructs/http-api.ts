@@ -39,7 +39,7 @@ function explicitRoutes(routeThrottles: Readonly<Record<string, RouteThrottle>>)
 }
 
 /** One JSON line per request: enough to trace a client's call to the function's logs. */
-const accessLogFields = {
+export const accessLogFields = {
   requestId: '$context.requestId',
   ip: '$context.identity.sourceIp',
   caller: '$context.identity.caller',

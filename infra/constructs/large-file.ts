@@ -19,6 +19,7 @@ import {
   RANGE_RETRY,
 } from '../../functions/contract/large-files.js';
 import { prefixes } from '../../functions/contract/service-layout.js';
+import { RANGE_THROTTLE_RETRY } from '../../functions/contract/throttle-retry.js';
 import * as parts from './state-machine-parts.js';
 
 /**
@@ -34,13 +35,6 @@ export const LARGE_FILE_TIMEOUT_DAYS = 7;
  * answers or the manifest from under a job still running.
  */
 export const STAGING_EXPIRATION_DAYS = LARGE_FILE_TIMEOUT_DAYS + 1;
-/**
- * Attempts after a throttled range invocation (~18 minutes of backoff at most): one range that
- * fails fails the whole file, so a range waits out a pool shared with uploads and the batch run
- * longer than a batch item does.
- */
-export const RANGE_THROTTLE_ATTEMPTS = 20;
-
 const NAME_SUFFIX = '-large-file';
 /** Step Functions' longest state machine name. */
 const MAX_NAME = 80;
@@ -123,6 +117,9 @@ export class LargeFile extends Construct {
       payload: payload('fail', { job: '$.job', error: '$.error' }),
       resultPath: sfn.JsonPath.DISCARD,
     });
+    // Throttled, every step waits for the pool as a range does: a finish or a report throttled
+    // three times would otherwise fail a file whose ranges are all solved, or leave it unreported.
+    parts.retryThrottling(reportFailure, RANGE_THROTTLE_RETRY);
     reportFailure.addRetry({ errors: [sfn.Errors.ALL], ...retry });
     const failed = new sfn.Fail(this, 'Failed', { errorPath: '$.error.Error', causePath: '$.error.Cause' });
     reportFailure.next(failed);
@@ -142,7 +139,7 @@ export class LargeFile extends Construct {
         resultPath: '$.result',
       });
       solve.addRetry({ errors: fatal, maxAttempts: 0 });
-      parts.retryThrottling(solve, RANGE_THROTTLE_ATTEMPTS);
+      parts.retryThrottling(solve, RANGE_THROTTLE_RETRY);
       solve.addRetry({ errors: [sfn.Errors.ALL], ...retry });
       const map = new sfn.DistributedMap(this, label, {
         label,
@@ -184,6 +181,7 @@ export class LargeFile extends Construct {
         resultPath: '$.finish',
       });
       task.addRetry({ errors: fatal, maxAttempts: 0 });
+      parts.retryThrottling(task, RANGE_THROTTLE_RETRY);
       task.addRetry({ errors: [sfn.Errors.ALL], ...retry });
       task.addCatch(reportFailure, onFailure);
       return task;

@@ -8,6 +8,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct, IConstruct } from 'constructs';
+import { THROTTLED_ERROR, type ThrottleRetry } from '../../functions/contract/throttle-retry.js';
 
 /**
  * Invokes the unqualified function ARN and may invoke only that ARN: CDK's LambdaInvoke also grants
@@ -26,15 +27,16 @@ export class UnqualifiedLambdaInvoke extends tasks.LambdaInvoke {
 
 /**
  * The files function's pool (its reserved concurrency, or the account's) was full: retried with
- * exponential backoff and full jitter, so throttled children do not all come back at once.
+ * exponential backoff and full jitter, so throttled children do not all come back at once, for as
+ * long as the contract's policy says (functions/contract/throttle-retry.ts; the twin follows it).
  */
-export function retryThrottling(task: sfn.TaskStateBase, maxAttempts: number): void {
+export function retryThrottling(task: sfn.TaskStateBase, retry: ThrottleRetry): void {
   task.addRetry({
-    errors: ['Lambda.TooManyRequestsException'],
-    interval: Duration.seconds(2),
-    backoffRate: 2,
-    maxAttempts,
-    maxDelay: Duration.minutes(1),
+    errors: [THROTTLED_ERROR],
+    interval: Duration.seconds(retry.intervalSeconds),
+    backoffRate: retry.backoffRate,
+    maxAttempts: retry.maxAttempts,
+    maxDelay: Duration.seconds(retry.maxDelaySeconds),
     jitterStrategy: sfn.JitterType.FULL,
   });
 }

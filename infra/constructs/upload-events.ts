@@ -11,6 +11,10 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import {
+  LAMBDA_ASYNC_MAX_EVENT_AGE_HOURS,
+  SQS_LAMBDA_MIN_MAX_RECEIVE_COUNT,
+} from '../../functions/contract/aws-quotas.js';
 import { prefixes } from '../../functions/contract/service-layout.js';
 import type { S3EventRoute } from '../settings.js';
 
@@ -20,6 +24,8 @@ export interface UploadEventsProps {
   readonly route: S3EventRoute;
   /** Where events the function still failed after retries are kept (the EventBridge target's and the queue's dead letters). */
   readonly failedEvents: sqs.Queue;
+  /** Executions of the files pool kept for S3 events (filesEventConcurrency): the queue's poller stays within it. */
+  readonly eventConcurrency: number;
 }
 
 export class UploadEvents extends Construct {
@@ -37,7 +43,7 @@ export class UploadEvents extends Construct {
     if (props.route !== 'sqs') {
       handler.configureAsyncInvoke({
         retryAttempts: 2,
-        maxEventAge: Duration.hours(6),
+        maxEventAge: Duration.hours(LAMBDA_ASYNC_MAX_EVENT_AGE_HOURS),
         onFailure: new lambdaDestinations.SqsDestination(props.failedEvents),
       });
     }
@@ -63,25 +69,34 @@ export class UploadEvents extends Construct {
             new eventTargets.LambdaFunction(handler, {
               deadLetterQueue: props.failedEvents,
               retryAttempts: 2,
-              maxEventAge: Duration.hours(6),
+              maxEventAge: Duration.hours(LAMBDA_ASYNC_MAX_EVENT_AGE_HOURS),
             }),
           ],
         });
         break;
       case 'sqs':
         // Notifications go to a queue the function polls, ten at a time, answering which messages
-        // failed (partial batch responses); a message that fails three times moves to the
-        // failed-events queue. Visible again only after six times the function's timeout, as AWS advises.
+        // failed (partial batch responses). As AWS advises for SQS with Lambda: the poller invokes at
+        // most the pool's share for events (maximum concurrency), so it is not throttled by its own
+        // function; a receive that is throttled anyway (the account's pool, without a reservation)
+        // still counts, so a message moves to the failed-events queue only after 5 receives; and it is
+        // visible again only after six times the function's timeout.
         this.queue = new sqs.Queue(this, 'Queue', {
           encryption: sqs.QueueEncryption.SQS_MANAGED,
           enforceSSL: true,
           visibilityTimeout: Duration.seconds(Math.min(43_200, 6 * handler.timeout!.toSeconds())),
-          deadLetterQueue: { queue: props.failedEvents, maxReceiveCount: 3 },
+          deadLetterQueue: { queue: props.failedEvents, maxReceiveCount: SQS_LAMBDA_MIN_MAX_RECEIVE_COUNT },
         });
         bucket.addEventNotification(s3.EventType.OBJECT_CREATED, new s3n.SqsDestination(this.queue), {
           prefix: prefixes.incoming,
         });
-        handler.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true }));
+        handler.addEventSource(
+          new SqsEventSource(this.queue, {
+            batchSize: 10,
+            reportBatchItemFailures: true,
+            maxConcurrency: props.eventConcurrency,
+          }),
+        );
         break;
     }
   }

@@ -9,7 +9,7 @@ import { GetAccountSettingsCommand, GetFunctionConcurrencyCommand, LambdaClient 
 import { App } from 'aws-cdk-lib';
 import { root } from '../paths.js';
 import { readSettings } from '../settings.js';
-import { checkReservations } from './concurrency-quota.js';
+import { checkReservations, settingsCheck } from './concurrency-quota.js';
 import { contextArguments } from './preflight-arguments.js';
 
 const STACK = 'Sudoku';
@@ -39,7 +39,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   const cdkJson = JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8')) as {
     context?: Record<string, unknown>;
   };
-  const settings = readSettings(new App({ context: { ...cdkJson.context, ...contextArguments(argv) } }).node);
+  const context = { ...cdkJson.context, ...contextArguments(argv) };
+  const settings = readSettings(new App({ context }).node);
   const lambda = new LambdaClient({});
   try {
     const { AccountLimit } = await lambda.send(new GetAccountSettingsCommand({}));
@@ -50,14 +51,18 @@ export async function main(argv: readonly string[]): Promise<number> {
         reservedByThisStack: await reservedByThisStack(lambda),
       },
       settings,
-      settings,
+      settingsCheck(context),
     );
     if (!verdict.fits) {
       process.stderr.write(`npm run deploy: stopped before CloudFormation. ${verdict.message}\n`);
       return 1;
     }
+    const shared =
+      settings.apiReservedConcurrency === 0 || settings.filesReservedConcurrency === 0
+        ? `, and its unreserved functions use up to ${settings.unreservedConcurrencyShare} of the account's unreserved pool`
+        : '';
     process.stderr.write(
-      `Lambda concurrency: ${verdict.available} reservable, the stack reserves ${settings.apiReservedConcurrency + settings.filesReservedConcurrency}: fits.\n`,
+      `Lambda concurrency: ${verdict.available} reservable, the stack reserves ${settings.apiReservedConcurrency + settings.filesReservedConcurrency}${shared}: fits.\n`,
     );
     return 0;
   } catch (error) {

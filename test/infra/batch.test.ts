@@ -354,7 +354,7 @@ describe('schedules', () => {
 });
 
 describe('batch alarms and outputs', () => {
-  it('alarm on a failed or timed-out run, a failed starter and a start the scheduler could not deliver', () => {
+  it('alarm on a failed, timed-out or aborted run or starter and a start the scheduler could not deliver', () => {
     const alarms = resourcesOf('AWS::CloudWatch::Alarm').map(([, p]) => p);
     const on = (metric: string, machineId: string) =>
       alarms.filter(
@@ -364,7 +364,9 @@ describe('batch alarms and outputs', () => {
       );
     expect(on('ExecutionsFailed', stateMachineId())).toHaveLength(1);
     expect(on('ExecutionsTimedOut', stateMachineId())).toHaveLength(1);
-    expect(on('ExecutionsFailed', starterId())).toHaveLength(1);
+    expect(on('ExecutionsAborted', stateMachineId())).toHaveLength(1);
+    for (const metric of ['ExecutionsFailed', 'ExecutionsTimedOut', 'ExecutionsAborted'])
+      expect(on(metric, starterId())).toHaveLength(1);
     const queueAlarms = alarms.filter((p) => p.MetricName === 'ApproximateNumberOfMessagesVisible');
     expect(queueAlarms).toHaveLength(2);
   });

@@ -9,7 +9,8 @@ import {
   LARGE_FILE_STATES,
   RANGE_RETRY,
 } from '../../functions/contract/large-files.js';
-import { largeFileStateMachineName } from '../../infra/constructs/large-file.js';
+import { LARGE_FILE_TIMEOUT_DAYS, largeFileStateMachineName } from '../../infra/constructs/large-file.js';
+import { fitsHistory, RANGE_THROTTLE_RETRY } from '../../functions/contract/throttle-retry.js';
 import { cycles } from '../helpers/cycles.js';
 import { flatten, synth } from './helpers.js';
 
@@ -61,9 +62,9 @@ const rangeRetry = [
   {
     ErrorEquals: ['Lambda.TooManyRequestsException'],
     IntervalSeconds: 2,
-    MaxAttempts: 20,
+    MaxAttempts: 1000,
     BackoffRate: 2,
-    MaxDelaySeconds: 60,
+    MaxDelaySeconds: 300,
     JitterStrategy: 'FULL',
   },
   {
@@ -75,6 +76,18 @@ const rangeRetry = [
   },
 ];
 const toReportFailure = [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'ReportFailure' }];
+
+describe('a range in a busy files pool', () => {
+  it('waits out the throttling for most of two days (expected, with full jitter) within its history, instead of failing its file', () => {
+    const r = RANGE_THROTTLE_RETRY;
+    let expected = 0;
+    for (let attempt = 0; attempt < r.maxAttempts; attempt++)
+      expected += Math.min(r.maxDelaySeconds, r.intervalSeconds * r.backoffRate ** attempt) / 2;
+    expect(expected / 3600).toBeGreaterThan(24);
+    expect(expected / 3600).toBeLessThan(LARGE_FILE_TIMEOUT_DAYS * 24);
+    expect(fitsHistory(r)).toBe(true);
+  });
+});
 
 describe('the flow', () => {
   it('solves the ranges, finishes, and redoes the ranges finish names (once) before finishing again', () => {
@@ -102,21 +115,21 @@ describe('the flow', () => {
       Resource: `\${${filesFunctionId()}.Arn}`,
       Parameters: { largeFile: 'fail', 'job.$': '$.job', 'error.$': '$.error' },
       ResultPath: null,
-      Retry: [rangeRetry[2]],
+      Retry: [rangeRetry[1], rangeRetry[2]],
       Next: 'Failed',
     });
     expect(States.Failed).toEqual({ Type: 'Fail', ErrorPath: '$.error.Error', CausePath: '$.error.Cause' });
   });
 
   it.each(['Finish', 'FinishAfterRedo'])(
-    '%s invokes the files function with {largeFile: finish, job}, keeps its answer at $.finish, and retries all but the fatal errors twice',
+    '%s invokes the files function with {largeFile: finish, job}, keeps its answer at $.finish, waits out throttling as a range does, and retries all but the fatal errors twice',
     (name) => {
       expect(statesOf().States[name]).toMatchObject({
         Type: 'Task',
         Resource: `\${${filesFunctionId()}.Arn}`,
         Parameters: { largeFile: 'finish', 'job.$': '$.job' },
         ResultPath: '$.finish',
-        Retry: [rangeRetry[0], rangeRetry[2]],
+        Retry: rangeRetry,
       });
     },
   );
@@ -216,12 +229,16 @@ describe('the state machine', () => {
     expect(States[LARGE_FILE_STATES.redo]?.MaxConcurrency).toBe(12);
   });
 
-  it('alarms when a file times out (no report is written then), and outputs its ARN', () => {
+  it('alarms when a file fails, times out or is aborted (a timeout or an abort writes no report), and outputs its ARN', () => {
     const [id] = machineOf(template);
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).filter((a) =>
       JSON.stringify(a).includes(`"Value":{"Ref":"${id}"}`),
     );
-    expect(alarms.map((a) => (a as { Properties: Json }).Properties.MetricName)).toEqual(['ExecutionsTimedOut']);
+    expect(alarms.map((a) => (a as { Properties: Json }).Properties.MetricName)).toEqual([
+      'ExecutionsFailed',
+      'ExecutionsTimedOut',
+      'ExecutionsAborted',
+    ]);
     expect(flatten(template.findOutputs('LargeFileStateMachineArn').LargeFileStateMachineArn?.Value)).toBe(
       'arn:${AWS::Partition}:states:${AWS::Region}:${AWS::AccountId}:stateMachine:Sudoku-large-file',
     );

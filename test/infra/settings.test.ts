@@ -3,12 +3,14 @@ import { App } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_WORST_CASE_MS } from '../../functions/contract/api-capacity.js';
-import { LARGE_FILE_DEFAULTS } from '../../functions/contract/large-files.js';
 import {
   apiRouteThrottles,
   defaults,
   derivedThrottle,
-  largeFileConcurrency,
+  filesDemand,
+  filesPoolShares,
+  functionPools,
+  MIN_FILES_POOL,
   peakInFlight,
   readSettings,
   smallRouteThrottles,
@@ -18,6 +20,8 @@ import { type Synthesized, cdkJsonContext, synth, unacknowledgedFindings } from 
 function settingsFrom(context: Record<string, unknown>) {
   return readSettings(new App({ context }).node);
 }
+
+const peak = (settings: ReturnType<typeof settingsFrom>) => peakInFlight(apiRouteThrottles(settings));
 
 describe('readSettings', () => {
   it('falls back to the documented defaults when the context is empty', () => {
@@ -73,7 +77,6 @@ describe('readSettings', () => {
 
 describe('the API throttle', () => {
   const W = API_WORST_CASE_MS / 1000;
-  const peak = (settings: ReturnType<typeof settingsFrom>) => peakInFlight(apiRouteThrottles(settings));
 
   it('admits at least 100 requests/s on POST /solve at the default pool of 100, and no more in flight than the pool', () => {
     expect(defaults.apiRateLimit).toBeGreaterThanOrEqual(100);
@@ -182,53 +185,72 @@ describe('the API throttle', () => {
     );
   });
 
-  it('takes any explicit limits when the API function has no reservation (apiReservedConcurrency=0)', () => {
-    expect(settingsFrom({ apiReservedConcurrency: '0', apiRateLimit: '2000', apiBurstLimit: '400' })).toMatchObject({
-      apiReservedConcurrency: 0,
-      apiRateLimit: 2000,
-      apiBurstLimit: 400,
-    });
-    expect(settingsFrom({ apiReservedConcurrency: '0' })).toMatchObject({ apiRateLimit: 104, apiBurstLimit: 26 });
+  it('sizes the API throttle, unreserved, from its part of unreservedConcurrencyShare and refuses limits it cannot run', () => {
+    // Both functions unreserved: the share is split as the default reservations are (100 : 80).
+    const shared = settingsFrom({ apiReservedConcurrency: '0', filesReservedConcurrency: '0' });
+    expect(functionPools(shared)).toEqual({ api: 55, files: 45 });
+    expect(peak(shared)).toBeLessThanOrEqual(55);
+    expect(shared.apiRateLimit).toBeLessThan(defaults.apiRateLimit);
+    // Only the API unreserved: it may use the whole share.
+    const alone = settingsFrom({ apiReservedConcurrency: '0', unreservedConcurrencyShare: '50' });
+    expect(peak(alone)).toBeLessThanOrEqual(50);
+    expect(peak(alone)).toBeGreaterThan(49);
+    expect(() => settingsFrom({ apiReservedConcurrency: '0', apiRateLimit: '2000', apiBurstLimit: '400' })).toThrow(
+      'more than its part of unreservedConcurrencyShare 100; lower them',
+    );
+    expect(() =>
+      settingsFrom({ apiReservedConcurrency: '0', filesReservedConcurrency: '0', unreservedConcurrencyShare: '10' }),
+    ).toThrow(`the API function's part of context "unreservedConcurrencyShare" (5 of 10) must be at least 23`);
   });
 });
 
 describe('the files pool', () => {
-  it("must hold the batch map's concurrency", () => {
-    expect(() => settingsFrom({ batchMaxConcurrency: '40' })).toThrow(
-      'context "batchMaxConcurrency" (40) exceeds filesReservedConcurrency (30)',
-    );
-    expect(settingsFrom({ batchMaxConcurrency: '40', filesReservedConcurrency: '50' }).batchMaxConcurrency).toBe(40);
-    expect(settingsFrom({ batchMaxConcurrency: '40', filesReservedConcurrency: '0' }).batchMaxConcurrency).toBe(40);
+  it('holds S3 events, a batch run and a sweep at once, and one large file, by default and at every derived size', () => {
+    expect(filesDemand(defaults)).toBe(defaults.filesReservedConcurrency);
+    expect(filesPoolShares(defaults.filesReservedConcurrency)).toEqual({
+      events: defaults.filesEventConcurrency,
+      batch: defaults.batchMaxConcurrency,
+      largeFile: defaults.largeFileMaxConcurrency,
+    });
+    for (let pool = MIN_FILES_POOL; pool <= 2000; pool++) {
+      const settings = settingsFrom({ filesReservedConcurrency: String(pool), s3Events: 'sqs' });
+      expect(filesDemand(settings), `pool ${pool}`).toBeLessThanOrEqual(pool);
+      expect(settings.filesEventConcurrency).toBeGreaterThanOrEqual(2);
+    }
   });
 
-  it("must hold the large-file maps' concurrency, set explicitly", () => {
-    expect(() => settingsFrom({ largeFileMaxConcurrency: '40' })).toThrow(
-      'context "largeFileMaxConcurrency" (40) exceeds filesReservedConcurrency (30)',
+  it('fails the synth naming the sum when the demand set by hand passes the pool', () => {
+    expect(() => settingsFrom({ batchMaxConcurrency: '30', largeFileMaxConcurrency: '30' })).toThrow(
+      "the files function's concurrent demand, filesEventConcurrency 10 + a batch run 30 + a sweep 30 " +
+        "(batchMaxConcurrency, twice: a run may still go at the other's hour) + one large file's ranges 30 " +
+        '(largeFileMaxConcurrency) = 100, exceeds filesReservedConcurrency 80',
     );
-    expect(
-      settingsFrom({ largeFileMaxConcurrency: '40', filesReservedConcurrency: '50' }).largeFileMaxConcurrency,
-    ).toBe(40);
-    expect(
-      settingsFrom({ largeFileMaxConcurrency: '400', filesReservedConcurrency: '0' }).largeFileMaxConcurrency,
-    ).toBe(400);
+    // Set alone, a run's width leaves the large file what is left.
+    expect(settingsFrom({ batchMaxConcurrency: '30' }).largeFileMaxConcurrency).toBe(10);
+    expect(() => settingsFrom({ largeFileMaxConcurrency: '31' })).toThrow('= 81, exceeds filesReservedConcurrency 80');
+    expect(() => settingsFrom({ filesEventConcurrency: '11', largeFileMaxConcurrency: '30' })).toThrow(
+      '= 81, exceeds filesReservedConcurrency 80',
+    );
+    expect(settingsFrom({ batchMaxConcurrency: '40', filesReservedConcurrency: '120' }).batchMaxConcurrency).toBe(40);
   });
 
-  it("gives the large-file maps, unset, the contract's default or the whole files pool if that is smaller", () => {
-    expect(defaults.largeFileMaxConcurrency).toBe(largeFileConcurrency(defaults.filesReservedConcurrency));
-    expect(settingsFrom({}).largeFileMaxConcurrency).toBe(30);
-    expect(settingsFrom({ filesReservedConcurrency: '24' }).largeFileMaxConcurrency).toBe(24);
-    expect(settingsFrom({ filesReservedConcurrency: '500' }).largeFileMaxConcurrency).toBe(
-      LARGE_FILE_DEFAULTS.maxConcurrency,
-    );
-    expect(settingsFrom({ filesReservedConcurrency: '0' }).largeFileMaxConcurrency).toBe(
-      LARGE_FILE_DEFAULTS.maxConcurrency,
+  it('holds the demand in the unreserved share too: the large-file maps no longer widen to 100 without a reservation', () => {
+    const shared = settingsFrom({ filesReservedConcurrency: '0' });
+    expect(shared.largeFileMaxConcurrency).toBeLessThan(100);
+    expect(filesDemand(shared)).toBeLessThanOrEqual(functionPools(shared).files);
+    expect(() => settingsFrom({ filesReservedConcurrency: '0', largeFileMaxConcurrency: '400' })).toThrow(
+      'exceeds its part of unreservedConcurrencyShare 100',
     );
   });
 });
 
 describe('a stack for a small account (no reservations)', () => {
-  it('reserves no concurrency with apiReservedConcurrency=0 and filesReservedConcurrency=0, and still throttles the API', () => {
-    const { template } = synth({ apiReservedConcurrency: 0, filesReservedConcurrency: 0 });
+  it('reserves no concurrency with apiReservedConcurrency=0 and filesReservedConcurrency=0, and throttles the API to its share', () => {
+    const { template } = synth({
+      apiReservedConcurrency: 0,
+      filesReservedConcurrency: 0,
+      unreservedConcurrencyShare: 50,
+    });
     const functions = Object.values(
       template.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs24.x' } }),
     );
@@ -236,8 +258,16 @@ describe('a stack for a small account (no reservations)', () => {
     for (const fn of functions) {
       expect((fn as { Properties: Record<string, unknown> }).Properties.ReservedConcurrentExecutions).toBeUndefined();
     }
+    const settings = settingsFrom({
+      apiReservedConcurrency: 0,
+      filesReservedConcurrency: 0,
+      unreservedConcurrencyShare: 50,
+    });
+    expect(peak(settings) + filesDemand(settings)).toBeLessThanOrEqual(50);
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
-      RouteSettings: Match.objectLike({ 'POST /solve': { ThrottlingRateLimit: 104, ThrottlingBurstLimit: 26 } }),
+      RouteSettings: Match.objectLike({
+        'POST /solve': { ThrottlingRateLimit: settings.apiRateLimit, ThrottlingBurstLimit: settings.apiBurstLimit },
+      }),
     });
   });
 
@@ -263,7 +293,9 @@ describe('a stack with every setting changed', () => {
       apiPuzzleRateLimit: 8,
       filesMemoryMb: 3538,
       filesTimeoutSeconds: 300,
-      filesReservedConcurrency: 150,
+      filesReservedConcurrency: 340,
+      filesEventConcurrency: 20,
+      unreservedConcurrencyShare: 200,
       alarmEmail: 'oncall@example.com',
       batchLogAll: true,
       apiAuth: 'iam',
@@ -294,7 +326,7 @@ describe('a stack with every setting changed', () => {
       Environment: { Variables: Match.objectLike({ FUNCTION_PURPOSE: 'files' }) },
       MemorySize: 3538,
       Timeout: 300,
-      ReservedConcurrentExecutions: 150,
+      ReservedConcurrentExecutions: 340,
     });
   });
 

@@ -138,11 +138,11 @@ describe('functions', () => {
     });
   });
 
-  it('the files function: one vCPU, the 900 s maximum timeout for whole files, 30 reserved executions', () => {
+  it('the files function: one vCPU, the 900 s maximum timeout for whole files, 80 reserved executions (S3 events, a batch run and a sweep, one large file)', () => {
     expect(solverFunction('files').properties).toMatchObject({
       MemorySize: 1769,
       Timeout: 900,
-      ReservedConcurrentExecutions: 30,
+      ReservedConcurrentExecutions: 80,
     });
   });
 
@@ -477,6 +477,18 @@ describe('alarms', () => {
     expect(found[0]).toMatchObject({ Statistic: 'Maximum', Threshold: 1 });
   });
 
+  it("fire on every state machine's first failed, timed-out or aborted execution, to the topic", () => {
+    const topicId = only('AWS::SNS::Topic').logicalId;
+    const machines = Object.keys(template.findResources('AWS::StepFunctions::StateMachine'));
+    expect(machines.length).toBeGreaterThanOrEqual(3);
+    for (const id of machines)
+      for (const metric of ['ExecutionsFailed', 'ExecutionsTimedOut', 'ExecutionsAborted']) {
+        const found = on('AWS/States', metric, { Name: 'StateMachineArn', Value: { Ref: id } });
+        expect(found, `${id} ${metric}`).toHaveLength(1);
+        expect(found[0]).toMatchObject({ Statistic: 'Sum', Threshold: 1, AlarmActions: [{ Ref: topicId }] });
+      }
+  });
+
   it('all notify one SNS topic, when they fire and when they recover', () => {
     const topicId = only('AWS::SNS::Topic').logicalId;
     expect(alarms().length).toBeGreaterThanOrEqual(12);
@@ -533,7 +545,7 @@ describe('dashboard', () => {
     expect(text).toContain('/SweepIncoming"');
     expect(text).toContain('"ApproximateNumberOfMessagesVisible"');
     expect(text).toContain('"value":100,"label":"API reserved"');
-    expect(text).toContain('"value":30,"label":"files reserved"');
+    expect(text).toContain('"value":80,"label":"files reserved"');
     expect(text).toContain('"type":"alarm"');
   });
 });

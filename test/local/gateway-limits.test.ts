@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { httpApiService } from '../../functions/local/start.js';
 import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
-import { defaults, apiRouteThrottles } from '../../infra/settings.js';
+import type { Node } from 'constructs';
+import { defaults, apiRouteThrottles, peakInFlight, readSettings } from '../../infra/settings.js';
 import { ExecutionPool, TokenBucket, type GatewayLimits } from '../../functions/local/gateway-limits.js';
 import { startHttpServer, type LambdaHandler, type RunningHttpServer } from '../../functions/local/http-server.js';
 import { stackGatewayLimits } from '../../functions/local/stack-limits.js';
@@ -118,6 +119,18 @@ describe("npm start's limits (functions/local/stack-limits.ts)", () => {
       routeThrottles: apiRouteThrottles(defaults),
       reservedConcurrency: defaults.apiReservedConcurrency,
     });
+  });
+
+  it("fill, without a reservation, the API's part of unreservedConcurrencyShare that the throttle is sized for", () => {
+    const context: Record<string, unknown> = {
+      apiReservedConcurrency: 0,
+      filesReservedConcurrency: 0,
+      unreservedConcurrencyShare: 50,
+    };
+    const settings = readSettings({ tryGetContext: (key: string) => context[key] } as Node);
+    const limits = stackGatewayLimits({}, settings);
+    expect(limits.reservedConcurrency).toBe(27);
+    expect(peakInFlight(limits.routeThrottles)).toBeLessThanOrEqual(27);
   });
 
   it('can be overridden by environment for tests', () => {
