@@ -17,7 +17,7 @@ import S3Error from 's3rver/lib/models/error.js';
 import S3Object from 's3rver/lib/models/object.js';
 import FilesystemStore from 's3rver/lib/stores/filesystem.js';
 import type { ListObjectsOptions, ListObjectsResult, StoredObject } from 's3rver/lib/stores/filesystem.js';
-import { MAX_KEY_BYTES } from '../contract/service-layout.js';
+import { S3_MAX_KEY_BYTES } from '../contract/aws-quotas.js';
 import { keyLocks } from './key-locks.js';
 
 /** Longest segment stored by name: 255 bytes less s3rver's longest suffix (`._S3rver_metadata.json`, 22), with room to spare. */
@@ -47,9 +47,9 @@ function isMissing(error: unknown): boolean {
 }
 
 function checkKeyLength(key: string): void {
-  if (Buffer.byteLength(key) > MAX_KEY_BYTES) {
+  if (Buffer.byteLength(key) > S3_MAX_KEY_BYTES) {
     throw new S3Error('KeyTooLongError', 'Your key is too long', {
-      MaxSizeAllowed: MAX_KEY_BYTES,
+      MaxSizeAllowed: S3_MAX_KEY_BYTES,
       Size: Buffer.byteLength(key),
     });
   }

@@ -104,12 +104,17 @@ export type ProcessObjectResult =
  * What was already done for this version of the source, if anything. A solved file is done only
  * when both its output and its report answer the ETag (the report is written last, so an output
  * without one is an interrupted run); a rejected file has no output, and its report alone says so.
+ * An object answers only if it names this source key too: equal bytes uploaded under another key
+ * have the same ETag, and must never pass for this file's answer.
  */
 function alreadyHandled(
   { output, report }: ExistingOutputs,
+  sourceKey: string,
   eTag: string,
 ): 'solved' | 'rejected' | 'failed' | undefined {
-  const answers = (head: Head) => bareETag(head?.Metadata?.[SOURCE_ETAG_METADATA]) === eTag;
+  const answers = (head: Head) =>
+    bareETag(head?.Metadata?.[SOURCE_ETAG_METADATA]) === eTag &&
+    head?.Metadata?.[SOURCE_KEY_METADATA] === encodeURIComponent(sourceKey);
   if (!answers(report)) return undefined;
   const outcome = report?.Metadata?.[REPORT_OUTCOME_METADATA];
   if (outcome === 'rejected' || outcome === 'failed') return outcome;
@@ -239,7 +244,7 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
   ]);
   const existing: ExistingOutputs = { output, report: existingReport };
   const grade = head.Metadata?.[GRADE_METADATA] === 'true';
-  const handled = options.force ? undefined : alreadyHandled(existing, eTag);
+  const handled = options.force ? undefined : alreadyHandled(existing, sourceKey, eTag);
   if (handled) {
     logger.info(`Source already ${handled} at this ETag; skipping`, { bucket, sourceKey, eTag });
     return { status: 'skipped', reason: `already-${handled}`, sourceKey, eTag };
