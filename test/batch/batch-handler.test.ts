@@ -63,7 +63,11 @@ describe('the entry point given the map batch event', () => {
         outputKey: 'batch-solved/handler/a.txt',
         reportKey: 'batch-reports/handler/a.txt.json',
       }),
-      expect.objectContaining({ key: 'batch/handler/b.jsonl', status: 'solved', outputKey: 'batch-solved/handler/b.jsonl' }),
+      expect.objectContaining({
+        key: 'batch/handler/b.jsonl',
+        status: 'solved',
+        outputKey: 'batch-solved/handler/b.jsonl',
+      }),
       { key: 'batch/handler/', status: 'ignored', reason: 'folder' },
     ]);
     expect(await s3.text('batch-solved/handler/a.txt')).toBe(`${EASY_SOLUTION}\n`);
