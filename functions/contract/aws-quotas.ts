@@ -30,6 +30,8 @@ export const LAMBDA_MAX_TIMEOUT_SECONDS = 900;
 export const S3_MAX_KEY_BYTES = 1024;
 /** S3: the most parts of one multipart upload. */
 export const S3_MAX_PARTS = 10_000;
+/** S3: user-defined metadata of one object, the UTF-8 bytes of every name (without `x-amz-meta-`) and value. */
+export const S3_MAX_USER_METADATA_BYTES = 2 * 1024;
 
 /** SQS: the largest message (bytes; 1 MiB since August 2025, 256 KiB before). */
 export const SQS_MAX_MESSAGE_BYTES = 1024 * 1024;

@@ -6,7 +6,7 @@
  */
 
 import { createHash } from 'node:crypto';
-import { S3_MAX_KEY_BYTES } from './aws-quotas.js';
+import { S3_MAX_KEY_BYTES, S3_MAX_USER_METADATA_BYTES } from './aws-quotas.js';
 
 // The bucket's key layout. Inputs and outputs never share a prefix, so nothing the function
 // writes can trigger it again; and every prefix the service writes holds one kind of object, so no
@@ -63,8 +63,21 @@ export const RUN_REPORTS_PREFIX = prefixes.runReports;
 
 /** Object metadata on outputs and reports naming the source version they answer (x-amz-meta-source-etag). */
 export const SOURCE_ETAG_METADATA = 'source-etag';
-/** Object metadata naming the source key, URL-encoded (metadata is sent as HTTP headers: ASCII only). */
+/** Object metadata naming the source key (`sourceKeyMetadata`): which file an output or a report answers. */
 export const SOURCE_KEY_METADATA = 'source-key';
+
+/**
+ * The value of SOURCE_KEY_METADATA for a source key: the key URL-encoded (metadata travels as HTTP
+ * headers: ASCII only) while that takes at most half of S3's 2 KB of user-defined metadata, else
+ * `sha256:<hex of the key>`. URL-encoding triples a multi-byte character, so a long non-ASCII key
+ * (up to ~3 KB encoded) would make S3 refuse the write with MetadataTooLarge, every retry alike.
+ * The report's body names the key in full either way.
+ */
+export function sourceKeyMetadata(sourceKey: string): string {
+  const encoded = encodeURIComponent(sourceKey);
+  if (encoded.length <= S3_MAX_USER_METADATA_BYTES / 2) return encoded;
+  return `sha256:${createHash('sha256').update(sourceKey).digest('hex')}`;
+}
 /**
  * Object metadata on a source file (x-amz-meta-grade: true, `aws s3 cp --metadata grade=true`)
  * asking for every unique row to be graded: a level histogram in the report, level and score

@@ -5,7 +5,8 @@
  * s3rver then crashes (241+ bytes) or leaves an object without metadata that breaks every listing
  * (234-240). Here a segment longer than `SEGMENT_BYTES` is stored under its SHA-256 instead, and
  * such an object's full key is kept beside it (`._S3rver_key`) so listings return the real key.
- * Keys with only short segments are stored exactly as s3rver stores them.
+ * Keys with only short segments are stored exactly as s3rver stores them. It also refuses what S3
+ * refuses and s3rver takes: a key past 1,024 bytes, user-defined metadata past 2 KB.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -17,7 +18,7 @@ import S3Error from 's3rver/lib/models/error.js';
 import S3Object from 's3rver/lib/models/object.js';
 import FilesystemStore from 's3rver/lib/stores/filesystem.js';
 import type { ListObjectsOptions, ListObjectsResult, StoredObject } from 's3rver/lib/stores/filesystem.js';
-import { S3_MAX_KEY_BYTES } from '../contract/aws-quotas.js';
+import { S3_MAX_KEY_BYTES, S3_MAX_USER_METADATA_BYTES } from '../contract/aws-quotas.js';
 import { keyLocks } from './key-locks.js';
 
 /** Longest segment stored by name: 255 bytes less s3rver's longest suffix (`._S3rver_metadata.json`, 22), with room to spare. */
@@ -55,6 +56,24 @@ function checkKeyLength(key: string): void {
   }
 }
 
+const USER_METADATA_PREFIX = 'x-amz-meta-';
+
+/** S3 refuses user-defined metadata past 2 KB (names and values, UTF-8) with 400 MetadataTooLarge; s3rver takes any. */
+function checkMetadataSize(metadata: unknown): void {
+  if (!metadata || typeof metadata !== 'object') return;
+  let size = 0;
+  for (const [name, value] of Object.entries(metadata as Record<string, unknown>)) {
+    if (!name.toLowerCase().startsWith(USER_METADATA_PREFIX)) continue;
+    size += Buffer.byteLength(name.slice(USER_METADATA_PREFIX.length)) + Buffer.byteLength(String(value));
+  }
+  if (size > S3_MAX_USER_METADATA_BYTES) {
+    throw new S3Error('MetadataTooLarge', 'Your metadata headers exceed the maximum allowed metadata size.', {
+      Size: size,
+      MaxSizeAllowed: S3_MAX_USER_METADATA_BYTES,
+    });
+  }
+}
+
 export class LongKeyStore extends FilesystemStore {
   override getResourcePath(bucket: string, key = '', resource?: string): string {
     const parts = FilesystemStore.encodeKeyPath(key).split('/').map(storedSegment);
@@ -69,6 +88,7 @@ export class LongKeyStore extends FilesystemStore {
    */
   override async putObject(object: StoredObject): Promise<{ size: number; md5: string }> {
     checkKeyLength(object.key);
+    checkMetadataSize(object.metadata);
     const objectPath = this.getResourcePath(object.bucket, object.key, 'object');
     await mkdir(path.dirname(objectPath), { recursive: true });
     const partial = `${objectPath}.${randomBytes(6).toString('hex')}.partial`;
@@ -106,6 +126,7 @@ export class LongKeyStore extends FilesystemStore {
 
   override async initiateUpload(bucket: string, key: string, uploadId: string, metadata: unknown): Promise<void> {
     checkKeyLength(key);
+    checkMetadataSize(metadata);
     await super.initiateUpload(bucket, key, uploadId, metadata);
   }
 
@@ -117,6 +138,7 @@ export class LongKeyStore extends FilesystemStore {
     replacementMetadata: unknown,
   ): Promise<unknown> {
     checkKeyLength(destKey);
+    checkMetadataSize(replacementMetadata);
     const copied = await super.copyObject(srcBucket, srcKey, destBucket, destKey, replacementMetadata);
     await this.keepKey(destBucket, destKey);
     return copied;

@@ -21,6 +21,7 @@ import {
   REPORT_OUTCOME_METADATA,
   SOURCE_ETAG_METADATA,
   SOURCE_KEY_METADATA,
+  sourceKeyMetadata,
 } from '../contract/service-layout.js';
 import { reportedCounts, reportedFailure } from './report.js';
 import type { FileReport } from './report.js';
@@ -114,7 +115,7 @@ function alreadyHandled(
 ): 'solved' | 'rejected' | 'failed' | undefined {
   const answers = (head: Head) =>
     bareETag(head?.Metadata?.[SOURCE_ETAG_METADATA]) === eTag &&
-    head?.Metadata?.[SOURCE_KEY_METADATA] === encodeURIComponent(sourceKey);
+    head?.Metadata?.[SOURCE_KEY_METADATA] === sourceKeyMetadata(sourceKey);
   if (!answers(report)) return undefined;
   const outcome = report?.Metadata?.[REPORT_OUTCOME_METADATA];
   if (outcome === 'rejected' || outcome === 'failed') return outcome;
@@ -165,7 +166,7 @@ async function solveIntoOutput(
       Key: options.outputKey,
       Body: outputBody,
       ContentType: contentTypeFor(kind),
-      Metadata: { [SOURCE_ETAG_METADATA]: eTag, [SOURCE_KEY_METADATA]: encodeURIComponent(options.sourceKey) },
+      Metadata: { [SOURCE_ETAG_METADATA]: eTag, [SOURCE_KEY_METADATA]: sourceKeyMetadata(options.sourceKey) },
       ...writeCondition(existing.output?.ETag),
     },
     partSize: options.partSize ?? DEFAULT_PART_SIZE,
@@ -377,7 +378,7 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
         ContentType: 'application/json',
         Metadata: {
           [SOURCE_ETAG_METADATA]: eTag,
-          [SOURCE_KEY_METADATA]: encodeURIComponent(sourceKey),
+          [SOURCE_KEY_METADATA]: sourceKeyMetadata(sourceKey),
           [REPORT_OUTCOME_METADATA]: report.outcome,
         },
         ...writeCondition(existing.report?.ETag),

@@ -86,6 +86,18 @@ describe('a long key', () => {
     expect((await s3.report(lookalike)).source.key).toBe(lookalike);
   });
 
+  it("of 1,021 multi-byte bytes is solved and reported: the source-key metadata stays within S3's 2 KB", async () => {
+    // URL-encoded, each é is 6 characters: the key alone would be ~3 KB of metadata.
+    const key = `incoming/${'é'.repeat(504)}.txt`;
+    expect(Buffer.byteLength(key)).toBeLessThanOrEqual(1024);
+    await s3.put(key, `${EASY}\n`);
+    await uploaded(key);
+    expect(await s3.text(`solved/${key.slice('incoming/'.length)}`)).toBe(`${EASY_SOLUTION}\n`);
+    expect((await s3.report(key)).source.key).toBe(key);
+    const [again] = await handleS3Event(await s3.eventFor(key), { client: s3.client });
+    expect(again).toMatchObject({ status: 'skipped', reason: 'already-solved' });
+  });
+
   it("is solved although its report key holds a report of the same ETag that names another source (ownership is the source key's)", async () => {
     const key = 'incoming/owned/y.txt';
     const eTag = (await s3.put(key, `${EASY}\n`)).replace(/"/g, '');
