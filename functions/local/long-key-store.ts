@@ -6,7 +6,8 @@
  * (234-240). Here a segment longer than `SEGMENT_BYTES` is stored under its SHA-256 instead, and
  * such an object's full key is kept beside it (`._S3rver_key`) so listings return the real key.
  * Keys with only short segments are stored exactly as s3rver stores them. It also refuses what S3
- * refuses and s3rver takes: a key past 1,024 bytes, user-defined metadata past 2 KB.
+ * refuses and s3rver takes: a key past 1,024 bytes, user-defined metadata past 2 KB, a part
+ * numbered past 10,000.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -18,7 +19,7 @@ import S3Error from 's3rver/lib/models/error.js';
 import S3Object from 's3rver/lib/models/object.js';
 import FilesystemStore from 's3rver/lib/stores/filesystem.js';
 import type { ListObjectsOptions, ListObjectsResult, StoredObject } from 's3rver/lib/stores/filesystem.js';
-import { S3_MAX_KEY_BYTES, S3_MAX_USER_METADATA_BYTES } from '../contract/aws-quotas.js';
+import { S3_MAX_KEY_BYTES, S3_MAX_PARTS, S3_MAX_USER_METADATA_BYTES } from '../contract/aws-quotas.js';
 import { keyLocks } from './key-locks.js';
 
 /** Longest segment stored by name: 255 bytes less s3rver's longest suffix (`._S3rver_metadata.json`, 22), with room to spare. */
@@ -128,6 +129,18 @@ export class LongKeyStore extends FilesystemStore {
     checkKeyLength(key);
     checkMetadataSize(metadata);
     await super.initiateUpload(bucket, key, uploadId, metadata);
+  }
+
+  /** S3 numbers parts 1 to 10,000 (UploadPart and UploadPartCopy alike); s3rver takes any number. */
+  override async putPart(...args: Parameters<FilesystemStore['putPart']>): ReturnType<FilesystemStore['putPart']> {
+    const partNumber = Number(args[2]);
+    if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > S3_MAX_PARTS) {
+      throw new S3Error('InvalidArgument', `Part number must be an integer between 1 and ${S3_MAX_PARTS}, inclusive`, {
+        ArgumentName: 'partNumber',
+        ArgumentValue: String(args[2]),
+      });
+    }
+    return super.putPart(...args);
   }
 
   override async copyObject(
