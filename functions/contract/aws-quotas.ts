@@ -21,6 +21,11 @@ export const SFN_MAP_MAX_BATCH_INPUT_BYTES = 256 * 1024;
 export const LAMBDA_MIN_UNRESERVED_CONCURRENCY = 100;
 /** Lambda: a synchronous invocation's request or response payload (bytes). */
 export const LAMBDA_MAX_SYNC_PAYLOAD_BYTES = 6 * 1024 * 1024;
+/**
+ * Lambda: a synchronous invocation's result, serialized as JSON, exactly (the number in its
+ * Function.ResponseSizeTooLarge error; "6 MB" in the docs). API Gateway answers 500 past it.
+ */
+export const LAMBDA_MAX_SYNC_RESULT_BYTES = 6_291_556;
 /** Lambda: an asynchronous invocation's payload (bytes; 1 MB since October 2025, 256 KB before). */
 export const LAMBDA_MAX_ASYNC_PAYLOAD_BYTES = 1024 * 1024;
 /** Lambda: the longest timeout (seconds). */

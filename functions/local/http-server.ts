@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES }
 import type { AddressInfo, Socket } from 'node:net';
 import type { Context } from 'aws-lambda';
 import { buildHttpApiEvent, gatewayRequestId } from './http-api-event.js';
+import { LAMBDA_MAX_SYNC_RESULT_BYTES } from '../contract/aws-quotas.js';
 import { FUNCTION_TIMEOUT_DEFAULTS } from '../contract/service-layout.js';
 import { createLambdaContext } from './lambda-context.js';
 import {
@@ -62,7 +63,7 @@ export interface RunningHttpServer {
  * this many bytes (the number in its Function.ResponseSizeTooLarge error). API Gateway then
  * answers the client 500 `{"message":"Internal Server Error"}`, as for any failed invocation.
  */
-export const LAMBDA_MAX_RESULT_BYTES = 6_291_556;
+export const LAMBDA_MAX_RESULT_BYTES = LAMBDA_MAX_SYNC_RESULT_BYTES;
 
 /**
  * Node reads this much of a request's head before it gives up (its own default is 16 KiB). It is
