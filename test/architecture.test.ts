@@ -253,14 +253,14 @@ describe('one source for each fact', () => {
     expect(writing).toEqual(['scripts/bundles.mjs']);
   });
 
-  it('no two source files export a constant of the same SHOUTED name (MAX_KEY_BYTES, ...)', () => {
+  it('no two source files export a constant of the same SHOUTED name (S3_MAX_KEY_BYTES, ...)', () => {
     const exportedBy = new Map<string, string[]>();
     for (const [file, { exportedConstants }] of parsed) {
       for (const name of exportedConstants.filter((n) => /^[A-Z][A-Z0-9_]+$/.test(n))) {
         exportedBy.set(name, [...(exportedBy.get(name) ?? []), file]);
       }
     }
-    expect(exportedBy.get('MAX_KEY_BYTES')).toEqual(['functions/contract/service-layout.ts']);
+    expect(exportedBy.get('S3_MAX_KEY_BYTES')).toEqual(['functions/contract/aws-quotas.ts']);
     expect([...exportedBy].filter(([, files]) => files.length > 1)).toEqual([]);
   });
 

@@ -69,7 +69,7 @@ export async function processMapEvent(event: MapEvent, options: HandleMapEventOp
 /**
  * The Lambda side of the Distributed Map: solves every file of the batch, then, if any failed,
  * throws `BatchItemsFailedError` so the map counts the batch failed (see errors.ts for why
- * throwing rather than returning); otherwise returns the result for `reports/runs/`.
+ * throwing rather than returning); otherwise returns the result for `run-reports/`.
  */
 export async function handleMapEvent(event: MapEvent, options: HandleMapEventOptions = {}): Promise<MapResult> {
   const result = await processMapEvent(event, options);

@@ -79,7 +79,7 @@ export interface RunTotals {
   puzzles: ItemPuzzles;
 }
 
-/** The function's answer to one batch event: the child execution's output in `reports/runs/`. */
+/** The function's answer to one batch event: the child execution's output in `run-reports/`. */
 export interface MapResult extends RunTotals {
   mode: RunMode;
   bucket: string;

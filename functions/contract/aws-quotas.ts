@@ -21,15 +21,45 @@ export const SFN_MAP_MAX_BATCH_INPUT_BYTES = 256 * 1024;
 export const LAMBDA_MIN_UNRESERVED_CONCURRENCY = 100;
 /** Lambda: a synchronous invocation's request or response payload (bytes). */
 export const LAMBDA_MAX_SYNC_PAYLOAD_BYTES = 6 * 1024 * 1024;
+/**
+ * Lambda: a synchronous invocation's result, serialized as JSON, exactly (the number in its
+ * Function.ResponseSizeTooLarge error; "6 MB" in the docs). API Gateway answers 500 past it.
+ */
+export const LAMBDA_MAX_SYNC_RESULT_BYTES = 6_291_556;
 /** Lambda: an asynchronous invocation's payload (bytes; 1 MB since October 2025, 256 KB before). */
 export const LAMBDA_MAX_ASYNC_PAYLOAD_BYTES = 1024 * 1024;
 /** Lambda: the longest timeout (seconds). */
 export const LAMBDA_MAX_TIMEOUT_SECONDS = 900;
+/** Lambda: the largest memory setting (MB); CPU grows with it, up to 6 vCPUs. */
+export const LAMBDA_MAX_MEMORY_MB = 10_240;
+/** Lambda: the smallest memory setting (MB). */
+export const LAMBDA_MIN_MEMORY_MB = 128;
+/** Lambda: all environment variables of a function together (bytes). */
+export const LAMBDA_MAX_ENVIRONMENT_BYTES = 4 * 1024;
+/** Lambda: the longest an asynchronous event may wait to be run (seconds: 6 hours). */
+export const LAMBDA_MAX_EVENT_AGE_SECONDS = 6 * 60 * 60;
+/** Lambda: the most retries of a failed asynchronous invocation. */
+export const LAMBDA_MAX_ASYNC_RETRIES = 2;
 
 /** S3: the longest object key (UTF-8 bytes). */
 export const S3_MAX_KEY_BYTES = 1024;
 /** S3: the most parts of one multipart upload. */
 export const S3_MAX_PARTS = 10_000;
+/** S3: the smallest part of a multipart upload but the last (bytes). */
+export const S3_MIN_PART_BYTES = 5 * 1024 * 1024;
+/** S3: the largest part of a multipart upload, and the largest single PUT (bytes). */
+export const S3_MAX_PART_BYTES = 5 * 1024 * 1024 * 1024;
+/** S3: the largest object (bytes; 50 TB since December 2025, 5 TB before): 10,000 parts of 5 GiB. */
+export const S3_MAX_OBJECT_BYTES = S3_MAX_PARTS * S3_MAX_PART_BYTES;
+/** S3: user-defined metadata of one object, the UTF-8 bytes of every name (without `x-amz-meta-`) and value. */
+export const S3_MAX_USER_METADATA_BYTES = 2 * 1024;
+
+/** API Gateway HTTP API: the largest request body (bytes; cannot be raised). */
+export const APIGW_MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
+/** API Gateway HTTP API: the request line and header values together (bytes; cannot be raised). */
+export const APIGW_MAX_REQUEST_LINE_AND_HEADER_BYTES = 10_240;
+/** API Gateway HTTP API: the longest an integration may take (seconds; cannot be raised). */
+export const APIGW_MAX_INTEGRATION_TIMEOUT_SECONDS = 30;
 
 /** SQS: the largest message (bytes; 1 MiB since August 2025, 256 KiB before). */
 export const SQS_MAX_MESSAGE_BYTES = 1024 * 1024;

@@ -6,18 +6,32 @@
  */
 
 import { createHash } from 'node:crypto';
+import { S3_MAX_KEY_BYTES, S3_MAX_USER_METADATA_BYTES } from './aws-quotas.js';
 
 // The bucket's key layout. Inputs and outputs never share a prefix, so nothing the function
-// writes can trigger it again.
+// writes can trigger it again; and every prefix the service writes holds one kind of object, so no
+// two source keys ever answer at the same key (`outputKeysFor` is injective).
 export const prefixes = {
   /** Uploads here trigger the function through an S3 notification. */
   incoming: 'incoming/',
   /** Files here are solved by the scheduled batch run. */
   batch: 'batch/',
-  /** Solved files, at the same path as their source under incoming/ or batch/. Never a trigger prefix. */
+  /** Answers to incoming/ files, at the same path as their source. Never a trigger prefix. */
   solved: 'solved/',
-  /** One JSON report per source file: `reports/<path>.json`. Never a trigger prefix. */
+  /** One JSON report per incoming/ file: `reports/<path>.json`. Never a trigger prefix. */
   reports: 'reports/',
+  /** Answers to batch/ files, at the same path as their source (apart from incoming/'s, which may share the path). */
+  batchSolved: 'batch-solved/',
+  /** One JSON report per batch/ file: `batch-reports/<path>.json`. */
+  batchReports: 'batch-reports/',
+  /**
+   * Answers and reports whose natural key would pass S3's 1,024 bytes, named by the SHA-256 of the
+   * whole source key (so incoming/x and batch/x never meet): `long-keys/<sha256>.json` (the report,
+   * which names its source) and `long-keys/<sha256>.solved<ext>` (the answer, when its own key is too long).
+   */
+  longKeys: 'long-keys/',
+  /** Step Functions' own result files of each batch run; the function is denied writing here. */
+  runReports: 'run-reports/',
   /**
    * Work objects of files solved in ranges (functions/contract/large-files.ts): each range's
    * answers until they are copied into the output, removed when the file is done (and by the
@@ -26,13 +40,44 @@ export const prefixes = {
   staging: 'staging/',
 } as const;
 
-/** Step Functions' own result files of each batch run (inside reports/; the function never writes there). */
-export const RUN_REPORTS_PREFIX = `${prefixes.reports}runs/`;
+/** The prefixes a source is accepted from: an S3 event's (incoming/) and the batch run's (batch/). */
+export type SourcePrefix = typeof prefixes.incoming | typeof prefixes.batch;
+
+/** Where each source prefix answers: its own output and report prefixes, shared with no other. */
+export const ANSWER_PREFIXES: Readonly<Record<SourcePrefix, { solved: string; reports: string }>> = {
+  [prefixes.incoming]: { solved: prefixes.solved, reports: prefixes.reports },
+  [prefixes.batch]: { solved: prefixes.batchSolved, reports: prefixes.batchReports },
+};
+
+/** Every prefix the files function writes answers under (its grants, the lifecycle rules and the docs read this). */
+export const OUTPUT_PREFIXES: readonly string[] = [
+  prefixes.solved,
+  prefixes.reports,
+  prefixes.batchSolved,
+  prefixes.batchReports,
+  prefixes.longKeys,
+];
+
+/** Step Functions' own result files of each batch run (the function never writes there). */
+export const RUN_REPORTS_PREFIX = prefixes.runReports;
 
 /** Object metadata on outputs and reports naming the source version they answer (x-amz-meta-source-etag). */
 export const SOURCE_ETAG_METADATA = 'source-etag';
-/** Object metadata naming the source key, URL-encoded (metadata is sent as HTTP headers: ASCII only). */
+/** Object metadata naming the source key (`sourceKeyMetadata`): which file an output or a report answers. */
 export const SOURCE_KEY_METADATA = 'source-key';
+
+/**
+ * The value of SOURCE_KEY_METADATA for a source key: the key URL-encoded (metadata travels as HTTP
+ * headers: ASCII only) while that takes at most half of S3's 2 KB of user-defined metadata, else
+ * `sha256:<hex of the key>`. URL-encoding triples a multi-byte character, so a long non-ASCII key
+ * (up to ~3 KB encoded) would make S3 refuse the write with MetadataTooLarge, every retry alike.
+ * The report's body names the key in full either way.
+ */
+export function sourceKeyMetadata(sourceKey: string): string {
+  const encoded = encodeURIComponent(sourceKey);
+  if (encoded.length <= S3_MAX_USER_METADATA_BYTES / 2) return encoded;
+  return `sha256:${createHash('sha256').update(sourceKey).digest('hex')}`;
+}
 /**
  * Object metadata on a source file (x-amz-meta-grade: true, `aws s3 cp --metadata grade=true`)
  * asking for every unique row to be graded: a level histogram in the report, level and score
@@ -48,28 +93,32 @@ export interface OutputKeys {
   reportKey: string;
 }
 
-/** S3's longest object key, in UTF-8 bytes. */
-export const MAX_KEY_BYTES = 1024;
-
 /**
- * `<sourcePrefix><path>` -> `solved/<path>` and `reports/<path>.json`; undefined for a key outside
- * `sourcePrefix` or the prefix itself. Every trigger prefix maps the same way, so a file answers
- * at the same path whichever way it arrived. A source key so long that its report key would pass
- * S3's 1,024 bytes (`reports/` and `.json` add 4 bytes to `incoming/`) reports under
- * `reports/long-keys/<SHA-256 of the path>.json` instead (the report names its source key), so no
- * file is retried forever for want of a place to say what became of it.
+ * `incoming/<path>` -> `solved/<path>` and `reports/<path>.json`; `batch/<path>` ->
+ * `batch-solved/<path>` and `batch-reports/<path>.json`; undefined for a key outside `sourcePrefix`
+ * or the prefix itself. A key that would pass S3's 1,024 bytes (a report adds 4 bytes to an
+ * incoming/ key, a batch answer 7 and its report 12) goes under `long-keys/` instead, named by the
+ * SHA-256 of the whole source key, so no file is retried forever for want of a place to say what
+ * became of it. Injective: the answer prefixes are the source's own, and a long-key name carries
+ * the source prefix inside its hash.
  */
-export function outputKeysFor(sourceKey: string, sourcePrefix: string): OutputKeys | undefined {
+export function outputKeysFor(sourceKey: string, sourcePrefix: SourcePrefix): OutputKeys | undefined {
   if (!sourceKey.startsWith(sourcePrefix) || sourceKey.length === sourcePrefix.length) return undefined;
   const path = sourceKey.slice(sourcePrefix.length);
-  const reportKey = `${prefixes.reports}${path}.json`;
+  const answers = ANSWER_PREFIXES[sourcePrefix];
+  const outputKey = `${answers.solved}${path}`;
+  const reportKey = `${answers.reports}${path}.json`;
+  const hashed = () => `${prefixes.longKeys}${createHash('sha256').update(sourceKey).digest('hex')}`;
   return {
-    outputKey: prefixes.solved + path,
-    reportKey:
-      utf8Bytes(reportKey) <= MAX_KEY_BYTES
-        ? reportKey
-        : `${prefixes.reports}long-keys/${createHash('sha256').update(path).digest('hex')}.json`,
+    outputKey: utf8Bytes(outputKey) <= S3_MAX_KEY_BYTES ? outputKey : `${hashed()}.solved${extensionOf(path)}`,
+    reportKey: utf8Bytes(reportKey) <= S3_MAX_KEY_BYTES ? reportKey : `${hashed()}.json`,
   };
+}
+
+/** The file's extensions (`.txt`, `.csv.gz`), kept on a hashed answer so it still opens as what it is. */
+function extensionOf(path: string): string {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return /(\.[0-9A-Za-z]{1,8}){1,2}$/.exec(name)?.[0] ?? '';
 }
 
 /** Whether a trigger takes a key, and if so where its answer and report go. */
@@ -81,7 +130,7 @@ export type SourceKeyVerdict = ({ ok: true } & OutputKeys) | { ok: false; reason
  * are read from), and never a folder marker (`dir/`, zero bytes, made by a console or a sync
  * tool: not a file). An accepted key comes with its output keys (`outputKeysFor`).
  */
-export function acceptSourceKey(sourceKey: string, sourcePrefix: string): SourceKeyVerdict {
+export function acceptSourceKey(sourceKey: string, sourcePrefix: SourcePrefix): SourceKeyVerdict {
   const keys = outputKeysFor(sourceKey, sourcePrefix);
   if (!keys) return { ok: false, reason: 'outside-prefix' };
   if (sourceKey.endsWith('/')) return { ok: false, reason: 'folder' };
@@ -96,7 +145,10 @@ function utf8Bytes(text: string): number {
 export type RunMode = 'batch' | 'sweep';
 
 /** The prefix each run mode lists and accepts keys from. */
-export const RUN_MODE_PREFIX: Readonly<Record<RunMode, string>> = { batch: prefixes.batch, sweep: prefixes.incoming };
+export const RUN_MODE_PREFIX: Readonly<Record<RunMode, SourcePrefix>> = {
+  batch: prefixes.batch,
+  sweep: prefixes.incoming,
+};
 
 /**
  * The Distributed Map state of each run mode, also its map-run label: the stack names the states

@@ -1,4 +1,5 @@
 import { API_SOLVE_BUDGET_MS } from '../contract/api-capacity.js';
+import { LAMBDA_MAX_SYNC_PAYLOAD_BYTES } from '../contract/aws-quotas.js';
 
 /**
  * Largest request body accepted, in bytes after base64 decoding. 1 MiB holds 1000 boards in the
@@ -37,7 +38,7 @@ export { MAX_PROBLEMS_PER_BOARD } from '../formats/index.js';
  * (6,291,556 bytes) and API Gateway then answers 500; 6 MiB stays under it, and a larger answer
  * becomes a 413 that tells the client what to do instead.
  */
-export const MAX_RESPONSE_BYTES = 6 * 1024 * 1024;
+export const MAX_RESPONSE_BYTES = LAMBDA_MAX_SYNC_PAYLOAD_BYTES;
 
 export const MEDIA_TYPE = {
   json: 'application/json',

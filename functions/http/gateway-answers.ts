@@ -1,3 +1,5 @@
+import { APIGW_MAX_PAYLOAD_BYTES, APIGW_MAX_REQUEST_LINE_AND_HEADER_BYTES } from '../contract/aws-quotas.js';
+
 /**
  * What API Gateway HTTP API answers itself, before (or instead of) the function: its own JSON
  * `{"message": ...}`, not problem details. The OpenAPI document lists them per route, marked
@@ -26,10 +28,10 @@ export const GATEWAY_ANSWERS = {
 export type GatewayAnswerName = keyof typeof GATEWAY_ANSWERS;
 
 /** API Gateway refuses a request body over 10 MiB itself (a quota that cannot be raised). */
-export const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+export const GATEWAY_MAX_BODY_BYTES = APIGW_MAX_PAYLOAD_BYTES;
 
 /**
  * API Gateway HTTP API's quota on the "total combined size of request line and header values"
  * (its quotas page; it cannot be raised): header names and line ends do not count.
  */
-export const GATEWAY_MAX_REQUEST_LINE_AND_HEADER_BYTES = 10_240;
+export const GATEWAY_MAX_REQUEST_LINE_AND_HEADER_BYTES = APIGW_MAX_REQUEST_LINE_AND_HEADER_BYTES;

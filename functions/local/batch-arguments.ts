@@ -16,10 +16,11 @@ export type BatchCommand =
 
 export const BATCH_USAGE = `usage: npm run batch [-- [--sweep] [--prefix P] [--concurrency N] [--batch-size N]]
 
-Solves every file under ${prefixes.batch} of the local S3 server of \`npm start\` (outputs in ${prefixes.solved}, reports
-in ${prefixes.reports}, the run report in ${RUN_REPORTS_PREFIX}<run id>/), as the scheduled run does in AWS.
+Solves every file under ${prefixes.batch} of the local S3 server of \`npm start\` (outputs in ${prefixes.batchSolved}, reports
+in ${prefixes.batchReports}, the run report in ${RUN_REPORTS_PREFIX}<run id>/), as the scheduled run does in AWS.
 
   --sweep           list ${prefixes.incoming} instead: solve uploads that have no output for their current ETag
+                    (outputs in ${prefixes.solved}, reports in ${prefixes.reports}, as their S3 events would)
   --prefix P        only keys under P (a full key prefix, or a path under ${prefixes.batch} or ${prefixes.incoming})
   --concurrency N   invocations in flight at once (default ${RUN_DEFAULTS.maxConcurrency}, as the stack's batchMaxConcurrency)
   --batch-size N    keys per invocation (default ${RUN_DEFAULTS.itemsPerInvocation}, as the stack's batchItemsPerInvocation)

@@ -41,7 +41,7 @@ export interface RunBatchJobOptions {
   /** Files of one invocation processed at once. */
   filesInFlight?: number;
   runId?: string;
-  /** Write the run report under reports/runs/<runId>/ (default true, when there is a `runClient`). */
+  /** Write the run report under run-reports/<runId>/ (default true, when there is a `runClient`). */
   writeReport?: boolean;
   /** Told the running count of listed objects. */
   onListed?: (listed: number) => void;

@@ -1,7 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Context } from 'aws-lambda';
+import { type GatewayAuthorization, refusedUnsigned } from './gateway-authorization.js';
 import { buildHttpApiEvent, gatewayRequestId } from './http-api-event.js';
+import { LAMBDA_MAX_SYNC_RESULT_BYTES } from '../contract/aws-quotas.js';
 import { FUNCTION_TIMEOUT_DEFAULTS } from '../contract/service-layout.js';
 import { createLambdaContext } from './lambda-context.js';
 import {
@@ -36,6 +38,12 @@ export interface HttpServerOptions {
    * functions/local/stack-limits.ts); without them every request reaches the handler.
    */
   limits?: GatewayLimits;
+  /**
+   * Each route's authorization as the stack declares it (functions/local/gateway-authorization.ts):
+   * an unsigned request to an AWS_IAM route is answered 403. Without it every route is open, as in
+   * the stack's default `apiAuth=none`.
+   */
+  authorization?: GatewayAuthorization;
 }
 
 /** What the gateway and the pool did since the server started. */
@@ -62,7 +70,7 @@ export interface RunningHttpServer {
  * this many bytes (the number in its Function.ResponseSizeTooLarge error). API Gateway then
  * answers the client 500 `{"message":"Internal Server Error"}`, as for any failed invocation.
  */
-export const LAMBDA_MAX_RESULT_BYTES = 6_291_556;
+export const LAMBDA_MAX_RESULT_BYTES = LAMBDA_MAX_SYNC_RESULT_BYTES;
 
 /**
  * Node reads this much of a request's head before it gives up (its own default is 16 KiB). It is
@@ -163,6 +171,16 @@ async function serve(req: IncomingMessage, res: ServerResponse, options: HttpSer
   if (requestLineAndHeaderBytes(head) > GATEWAY_MAX_REQUEST_LINE_AND_HEADER_BYTES) {
     await readBody(req);
     sendGatewayError(res, 'headersTooLarge');
+    return;
+  }
+  // IAM authorization: an unsigned request to an AWS_IAM route never reaches the function.
+  if (
+    options.authorization &&
+    refusedUnsigned(options.authorization, method, (req.url ?? '/').split('?')[0]!, req.headers)
+  ) {
+    await readBody(req);
+    res.writeHead(403, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ message: 'Forbidden' }));
     return;
   }
   // The stage throttle decides on arrival, by the route's bucket.

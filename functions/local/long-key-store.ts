@@ -5,7 +5,9 @@
  * s3rver then crashes (241+ bytes) or leaves an object without metadata that breaks every listing
  * (234-240). Here a segment longer than `SEGMENT_BYTES` is stored under its SHA-256 instead, and
  * such an object's full key is kept beside it (`._S3rver_key`) so listings return the real key.
- * Keys with only short segments are stored exactly as s3rver stores them.
+ * Keys with only short segments are stored exactly as s3rver stores them. It also refuses what S3
+ * refuses and s3rver takes: a key past 1,024 bytes, user-defined metadata past 2 KB, a part
+ * numbered past 10,000.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -17,7 +19,7 @@ import S3Error from 's3rver/lib/models/error.js';
 import S3Object from 's3rver/lib/models/object.js';
 import FilesystemStore from 's3rver/lib/stores/filesystem.js';
 import type { ListObjectsOptions, ListObjectsResult, StoredObject } from 's3rver/lib/stores/filesystem.js';
-import { MAX_KEY_BYTES } from '../contract/service-layout.js';
+import { S3_MAX_KEY_BYTES, S3_MAX_PARTS, S3_MAX_USER_METADATA_BYTES } from '../contract/aws-quotas.js';
 import { keyLocks } from './key-locks.js';
 
 /** Longest segment stored by name: 255 bytes less s3rver's longest suffix (`._S3rver_metadata.json`, 22), with room to spare. */
@@ -47,10 +49,28 @@ function isMissing(error: unknown): boolean {
 }
 
 function checkKeyLength(key: string): void {
-  if (Buffer.byteLength(key) > MAX_KEY_BYTES) {
+  if (Buffer.byteLength(key) > S3_MAX_KEY_BYTES) {
     throw new S3Error('KeyTooLongError', 'Your key is too long', {
-      MaxSizeAllowed: MAX_KEY_BYTES,
+      MaxSizeAllowed: S3_MAX_KEY_BYTES,
       Size: Buffer.byteLength(key),
+    });
+  }
+}
+
+const USER_METADATA_PREFIX = 'x-amz-meta-';
+
+/** S3 refuses user-defined metadata past 2 KB (names and values, UTF-8) with 400 MetadataTooLarge; s3rver takes any. */
+function checkMetadataSize(metadata: unknown): void {
+  if (!metadata || typeof metadata !== 'object') return;
+  let size = 0;
+  for (const [name, value] of Object.entries(metadata as Record<string, unknown>)) {
+    if (!name.toLowerCase().startsWith(USER_METADATA_PREFIX)) continue;
+    size += Buffer.byteLength(name.slice(USER_METADATA_PREFIX.length)) + Buffer.byteLength(String(value));
+  }
+  if (size > S3_MAX_USER_METADATA_BYTES) {
+    throw new S3Error('MetadataTooLarge', 'Your metadata headers exceed the maximum allowed metadata size.', {
+      Size: size,
+      MaxSizeAllowed: S3_MAX_USER_METADATA_BYTES,
     });
   }
 }
@@ -69,6 +89,7 @@ export class LongKeyStore extends FilesystemStore {
    */
   override async putObject(object: StoredObject): Promise<{ size: number; md5: string }> {
     checkKeyLength(object.key);
+    checkMetadataSize(object.metadata);
     const objectPath = this.getResourcePath(object.bucket, object.key, 'object');
     await mkdir(path.dirname(objectPath), { recursive: true });
     const partial = `${objectPath}.${randomBytes(6).toString('hex')}.partial`;
@@ -106,7 +127,20 @@ export class LongKeyStore extends FilesystemStore {
 
   override async initiateUpload(bucket: string, key: string, uploadId: string, metadata: unknown): Promise<void> {
     checkKeyLength(key);
+    checkMetadataSize(metadata);
     await super.initiateUpload(bucket, key, uploadId, metadata);
+  }
+
+  /** S3 numbers parts 1 to 10,000 (UploadPart and UploadPartCopy alike); s3rver takes any number. */
+  override async putPart(...args: Parameters<FilesystemStore['putPart']>): ReturnType<FilesystemStore['putPart']> {
+    const partNumber = Number(args[2]);
+    if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > S3_MAX_PARTS) {
+      throw new S3Error('InvalidArgument', `Part number must be an integer between 1 and ${S3_MAX_PARTS}, inclusive`, {
+        ArgumentName: 'partNumber',
+        ArgumentValue: String(args[2]),
+      });
+    }
+    return super.putPart(...args);
   }
 
   override async copyObject(
@@ -117,6 +151,7 @@ export class LongKeyStore extends FilesystemStore {
     replacementMetadata: unknown,
   ): Promise<unknown> {
     checkKeyLength(destKey);
+    checkMetadataSize(replacementMetadata);
     const copied = await super.copyObject(srcBucket, srcKey, destBucket, destKey, replacementMetadata);
     await this.keepKey(destBucket, destKey);
     return copied;

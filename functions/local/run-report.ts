@@ -6,7 +6,7 @@ import type { ItemError, RunTotals } from '../batch/types.js';
 
 /**
  * A local run writes its report in the format Step Functions' result writer gives a map run
- * (`reports/runs/<id>/manifest.json`, `SUCCEEDED_n.json`, `FAILED_n.json`: one entry per child
+ * (`run-reports/<id>/manifest.json`, `SUCCEEDED_n.json`, `FAILED_n.json`: one entry per child
  * execution, i.e. per invocation, with its input and output or error), so the same tools read
  * both; plus `summary.json`, the run's totals, which AWS has no counterpart for.
  */
@@ -46,7 +46,7 @@ export interface RunSummary extends RunTotals {
   bucket: string;
   /** The key prefix listed. */
   prefix: string;
-  /** Where the run report was written (`reports/runs/<runId>/`), when it was. */
+  /** Where the run report was written (`run-reports/<runId>/`), when it was. */
   reportPrefix?: string;
   startedAt: string;
   finishedAt: string;
@@ -76,7 +76,7 @@ export function newRunId(now = new Date()): string {
   return `local-${stamp}-${Math.random().toString(16).slice(2, 8)}`;
 }
 
-/** Collects the child executions of a local run and writes them under `reports/runs/<runId>/`. */
+/** Collects the child executions of a local run and writes them under `run-reports/<runId>/`. */
 export class RunReportWriter {
   readonly prefix: string;
   private readonly pending: Record<'SUCCEEDED' | 'FAILED', ChildExecution[]> = { SUCCEEDED: [], FAILED: [] };

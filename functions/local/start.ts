@@ -5,7 +5,9 @@
 import { loadDeployedHandler } from './deployed-handler.js';
 import { pathToFileURL } from 'node:url';
 import { startHandlerThreads } from './handler-threads.js';
+import { gatewayAuthorization } from './gateway-authorization.js';
 import { startHttpServer } from './http-server.js';
+import { loadStackTemplate } from './iam/stack-template.js';
 import { stackGatewayLimits, stackSettings } from './stack-limits.js';
 import { SOLVE_ROUTE } from '../../infra/settings.js';
 import { routeKey } from '../contract/api-routes.js';
@@ -40,6 +42,8 @@ export const httpApiService: LocalService = async () => {
     port,
     handler: threads,
     limits,
+    // Each route's authorization as the stack synthesizes it (apiAuth in cdk.json's context).
+    authorization: gatewayAuthorization(await loadStackTemplate()),
     onHandlerError: (error) =>
       process.stderr.write(`handler failed: ${error instanceof Error ? error.stack : String(error)}\n`),
   });

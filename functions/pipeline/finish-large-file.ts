@@ -10,7 +10,12 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { contentTypeFor, emptyRowCounts, levelHistogram } from '../formats/index.js';
 import type { RowCounts } from '../formats/index.js';
 import type { FinishResult, LargeFileJob, RangeItem } from '../contract/large-files.js';
-import { REPORT_OUTCOME_METADATA, SOURCE_ETAG_METADATA, SOURCE_KEY_METADATA } from '../contract/service-layout.js';
+import {
+  REPORT_OUTCOME_METADATA,
+  SOURCE_ETAG_METADATA,
+  SOURCE_KEY_METADATA,
+  sourceKeyMetadata,
+} from '../contract/service-layout.js';
 import { logger, recordFile, recordSolves } from '../observability/powertools.js';
 import { mapBounded } from './concurrency.js';
 import {
@@ -112,7 +117,7 @@ async function writeReport(client: S3Client, job: LargeFileJob, report: FileRepo
       ContentType: 'application/json',
       Metadata: {
         [SOURCE_ETAG_METADATA]: job.eTag,
-        [SOURCE_KEY_METADATA]: encodeURIComponent(job.sourceKey),
+        [SOURCE_KEY_METADATA]: sourceKeyMetadata(job.sourceKey),
         [REPORT_OUTCOME_METADATA]: report.outcome,
       },
       ...writeCondition(job.reportETag),
@@ -178,7 +183,7 @@ export async function finishLargeFile(job: LargeFileJob, options: FinishOptions)
       key: job.outputKey,
       pieces,
       contentType: contentTypeFor(job.kind),
-      metadata: { [SOURCE_ETAG_METADATA]: job.eTag, [SOURCE_KEY_METADATA]: encodeURIComponent(job.sourceKey) },
+      metadata: { [SOURCE_ETAG_METADATA]: job.eTag, [SOURCE_KEY_METADATA]: sourceKeyMetadata(job.sourceKey) },
       ...(job.outputETag ? { existingETag: job.outputETag } : {}),
     });
     const base = await baseReport(client, job);

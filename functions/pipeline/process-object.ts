@@ -21,6 +21,7 @@ import {
   REPORT_OUTCOME_METADATA,
   SOURCE_ETAG_METADATA,
   SOURCE_KEY_METADATA,
+  sourceKeyMetadata,
 } from '../contract/service-layout.js';
 import { reportedCounts, reportedFailure } from './report.js';
 import type { FileReport } from './report.js';
@@ -104,12 +105,17 @@ export type ProcessObjectResult =
  * What was already done for this version of the source, if anything. A solved file is done only
  * when both its output and its report answer the ETag (the report is written last, so an output
  * without one is an interrupted run); a rejected file has no output, and its report alone says so.
+ * An object answers only if it names this source key too: equal bytes uploaded under another key
+ * have the same ETag, and must never pass for this file's answer.
  */
 function alreadyHandled(
   { output, report }: ExistingOutputs,
+  sourceKey: string,
   eTag: string,
 ): 'solved' | 'rejected' | 'failed' | undefined {
-  const answers = (head: Head) => bareETag(head?.Metadata?.[SOURCE_ETAG_METADATA]) === eTag;
+  const answers = (head: Head) =>
+    bareETag(head?.Metadata?.[SOURCE_ETAG_METADATA]) === eTag &&
+    head?.Metadata?.[SOURCE_KEY_METADATA] === sourceKeyMetadata(sourceKey);
   if (!answers(report)) return undefined;
   const outcome = report?.Metadata?.[REPORT_OUTCOME_METADATA];
   if (outcome === 'rejected' || outcome === 'failed') return outcome;
@@ -160,7 +166,7 @@ async function solveIntoOutput(
       Key: options.outputKey,
       Body: outputBody,
       ContentType: contentTypeFor(kind),
-      Metadata: { [SOURCE_ETAG_METADATA]: eTag, [SOURCE_KEY_METADATA]: encodeURIComponent(options.sourceKey) },
+      Metadata: { [SOURCE_ETAG_METADATA]: eTag, [SOURCE_KEY_METADATA]: sourceKeyMetadata(options.sourceKey) },
       ...writeCondition(existing.output?.ETag),
     },
     partSize: options.partSize ?? DEFAULT_PART_SIZE,
@@ -239,7 +245,7 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
   ]);
   const existing: ExistingOutputs = { output, report: existingReport };
   const grade = head.Metadata?.[GRADE_METADATA] === 'true';
-  const handled = options.force ? undefined : alreadyHandled(existing, eTag);
+  const handled = options.force ? undefined : alreadyHandled(existing, sourceKey, eTag);
   if (handled) {
     logger.info(`Source already ${handled} at this ETag; skipping`, { bucket, sourceKey, eTag });
     return { status: 'skipped', reason: `already-${handled}`, sourceKey, eTag };
@@ -372,7 +378,7 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
         ContentType: 'application/json',
         Metadata: {
           [SOURCE_ETAG_METADATA]: eTag,
-          [SOURCE_KEY_METADATA]: encodeURIComponent(sourceKey),
+          [SOURCE_KEY_METADATA]: sourceKeyMetadata(sourceKey),
           [REPORT_OUTCOME_METADATA]: report.outcome,
         },
         ...writeCondition(existing.report?.ETag),

@@ -17,6 +17,7 @@
  * hands the rest over (solve-range.ts), so a wrong sample costs invocations, never rows.
  */
 import type { FileKind } from '../formats/index.js';
+import { S3_MAX_PARTS } from '../contract/aws-quotas.js';
 import { FILES_TIMEOUT_ENV } from '../contract/large-files.js';
 import { FUNCTION_TIMEOUT_DEFAULTS, SOLVER_THREADS_ENV } from '../contract/service-layout.js';
 import { timeMarginMs } from './time-limit.js';
@@ -26,7 +27,7 @@ export const PLANNING_ROWS_PER_SECOND = { solved: 4_000, graded: 600 } as const;
 /** The shortest row: 81 cells and a line end. */
 export const SHORTEST_ROW_BYTES = 82;
 /** S3 allows 10,000 parts in one multipart upload, and each range is at least one. */
-export const MAX_RANGES = 10_000;
+export const MAX_RANGES = S3_MAX_PARTS;
 /** gzip's largest ratio (deflate's 258-byte matches): a .gz of n bytes never inflates past ~1,032 n. */
 export const MAX_GZIP_EXPANSION = 1_032;
 /** An environment override of the range size in bytes (tests and trials: any file over it is split). */

@@ -16,12 +16,13 @@ import {
 import type { S3Client } from '@aws-sdk/client-s3';
 import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { S3_MAX_PART_BYTES, S3_MIN_PART_BYTES } from '../contract/aws-quotas.js';
 import { mapBounded } from './concurrency.js';
 import { abortUpload, writeCondition } from './object-versions.js';
 
 /** S3's smallest part but the last (the twin's S3 enforces it too: functions/local/s3-consistency.ts). */
-export const MIN_PART_BYTES = 5 * 1024 * 1024;
-export const MAX_PART_BYTES = 5 * 1024 * 1024 * 1024;
+export const MIN_PART_BYTES = S3_MIN_PART_BYTES;
+export const MAX_PART_BYTES = S3_MAX_PART_BYTES;
 /** Parts sent at once: copies are S3's work, so a few in flight keep the assembly short. */
 const PARTS_IN_FLIGHT = 8;
 

@@ -38,6 +38,14 @@ function explicitRoutes(routeThrottles: Readonly<Record<string, RouteThrottle>>)
     });
 }
 
+/**
+ * Routes served without authorization even with `apiAuth=iam`: the page, because a browser opening
+ * a URL cannot sign the request with SigV4. The page is a static document (its scripts and styles
+ * inline: it loads nothing else from the API); the calls it makes to the API routes are signed or
+ * refused like any other caller's.
+ */
+const UNSIGNED_ROUTES: ReadonlySet<string> = new Set([routeKey('page')]);
+
 /** One JSON line per request: enough to trace a client's call to the function's logs. */
 export const accessLogFields = {
   requestId: '$context.requestId',
@@ -94,7 +102,21 @@ export class HttpApi extends Construct {
     // more (test/infra/authorization.test.ts drops each grant in turn and finds them unneeded).
     const created = [this.api.node.findChild('DefaultRoute')];
     for (const route of explicitRoutes(props.routeThrottles)) {
-      created.push(...this.api.addRoutes({ path: route.path, methods: [route.method], integration }));
+      const unsigned = props.auth === 'iam' && UNSIGNED_ROUTES.has(`${route.method} ${route.path}`);
+      const added = this.api.addRoutes({
+        path: route.path,
+        methods: [route.method],
+        integration,
+        ...(unsigned ? { authorizer: new HttpNoneAuthorizer() } : {}),
+      });
+      created.push(...added);
+      if (unsigned) {
+        Validations.of(added[0]!).acknowledge({
+          id: 'AwsSolutions-APIG4',
+          reason:
+            'The web page only: a browser opens it unsigned, and it returns a static document (it solves nothing and reads no data); every API route keeps IAM authorization.',
+        });
+      }
     }
     // A browser sends its preflight unsigned: in IAM mode it would get 403 from the authorizer, so
     // preflights get a route of their own without authorization (the function answers them).

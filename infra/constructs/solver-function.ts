@@ -14,6 +14,7 @@ import {
   type FunctionPurpose,
   METRICS_NAMESPACE,
   prefixes,
+  OUTPUT_PREFIXES,
   RUN_REPORTS_PREFIX,
   SERVICE_NAME,
   SOLVER_THREADS_ENV,
@@ -114,8 +115,8 @@ export class SolverFunction extends Construct {
   /**
    * Least privilege on the bucket, per prefix: read the two input prefixes; read its own outputs
    * too, because the idempotency check HEADs the output and the report (HeadObject is s3:GetObject);
-   * write (single and multipart) only to the two output prefixes, and never to the run results
-   * Step Functions writes inside reports/.
+   * write (single and multipart) only to the output prefixes (OUTPUT_PREFIXES), and never to the
+   * run results Step Functions writes under run-reports/.
    */
   private grantBucket(bucket: s3.Bucket, policy: IConstruct): void {
     const objects = (...keys: string[]): string[] => keys.map((prefix) => bucket.arnForObjects(`${prefix}*`));
@@ -130,7 +131,7 @@ export class SolverFunction extends Construct {
       new iam.PolicyStatement({
         sid: 'ReadOwnOutputs',
         actions: ['s3:GetObject'],
-        resources: objects(prefixes.solved, prefixes.reports),
+        resources: objects(...OUTPUT_PREFIXES),
       }),
     );
     const write = ['s3:PutObject', 's3:AbortMultipartUpload'];
@@ -138,7 +139,7 @@ export class SolverFunction extends Construct {
       new iam.PolicyStatement({
         sid: 'WriteOutputs',
         actions: write,
-        resources: objects(prefixes.solved, prefixes.reports),
+        resources: objects(...OUTPUT_PREFIXES),
       }),
     );
     // An explicit deny wins over the allow above: a bug or a crafted key cannot overwrite or
@@ -158,7 +159,7 @@ export class SolverFunction extends Construct {
     );
 
     const bucketId = Stack.of(this).getLogicalId(bucket.node.defaultChild as s3.CfnBucket);
-    for (const prefix of [prefixes.incoming, prefixes.batch, prefixes.solved, prefixes.reports]) {
+    for (const prefix of [prefixes.incoming, prefixes.batch, ...OUTPUT_PREFIXES]) {
       Validations.of(policy).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${prefix}*]`,
         reason: `Object keys are data, not known in advance: the wildcard covers only the ${prefix} prefix of the service's own bucket.`,

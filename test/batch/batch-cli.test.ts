@@ -59,7 +59,7 @@ describe('npm run batch (functions/local/batch.ts)', () => {
     expect(ran.stdout).toMatch(/rate: +[\d.]+ files\/s, \d+ puzzles\/s/);
     expect((await Promise.all(files.map((f) => solvedCorrectly(s3, f)))).every(Boolean)).toBe(true);
     const runId = ran.stdout.match(/^batch run (local-\S+)/)![1]!;
-    expect(await readJson<RunSummary>(s3, `reports/runs/${runId}/summary.json`)).toMatchObject({
+    expect(await readJson<RunSummary>(s3, `run-reports/${runId}/summary.json`)).toMatchObject({
       listed: 12,
       files: { solved: 12 },
     });
@@ -80,7 +80,7 @@ describe('npm run batch (functions/local/batch.ts)', () => {
     expect(ran.stderr).toMatch(/^failed: batch\/cli-bad\/broken\.jsonl\.gz: /m);
     expect(ran.stdout).toMatch(/files: +1 solved, .* 1 failed/);
     expect(ran.stdout).toMatch(/failed: +batch\/cli-bad\/broken\.jsonl\.gz: /);
-    expect(await s3.text('solved/cli-bad/ok.txt')).toBe(`${EASY_SOLUTION}\n`);
+    expect(await s3.text('batch-solved/cli-bad/ok.txt')).toBe(`${EASY_SOLUTION}\n`);
   });
 
   it("ends an invocation at the files function's timeout as Lambda does; the other groups are solved", async () => {
@@ -100,8 +100,8 @@ describe('npm run batch (functions/local/batch.ts)', () => {
     expect(ran.stdout).toMatch(
       /failed: +batch\/cli-timeout\/b-stuck\.txt: Sandbox\.Timedout: Task timed out after 4\.00 seconds/,
     );
-    expect(await s3.text('solved/cli-timeout/a-ok.txt')).toBe(`${EASY_SOLUTION}\n`);
-    expect(await s3.exists('solved/cli-timeout/b-stuck.txt')).toBe(false);
+    expect(await s3.text('batch-solved/cli-timeout/a-ok.txt')).toBe(`${EASY_SOLUTION}\n`);
+    expect(await s3.exists('batch-solved/cli-timeout/b-stuck.txt')).toBe(false);
   });
 
   it('--sweep solves the incoming/ files that have no output', async () => {

@@ -60,13 +60,17 @@ describe('the entry point given the map batch event', () => {
       expect.objectContaining({
         key: 'batch/handler/a.txt',
         status: 'solved',
-        outputKey: 'solved/handler/a.txt',
-        reportKey: 'reports/handler/a.txt.json',
+        outputKey: 'batch-solved/handler/a.txt',
+        reportKey: 'batch-reports/handler/a.txt.json',
       }),
-      expect.objectContaining({ key: 'batch/handler/b.jsonl', status: 'solved', outputKey: 'solved/handler/b.jsonl' }),
+      expect.objectContaining({
+        key: 'batch/handler/b.jsonl',
+        status: 'solved',
+        outputKey: 'batch-solved/handler/b.jsonl',
+      }),
       { key: 'batch/handler/', status: 'ignored', reason: 'folder' },
     ]);
-    expect(await s3.text('solved/handler/a.txt')).toBe(`${EASY_SOLUTION}\n`);
+    expect(await s3.text('batch-solved/handler/a.txt')).toBe(`${EASY_SOLUTION}\n`);
     // Small enough for a child execution's output (Step Functions' limit is 256 KiB).
     expect(JSON.stringify(result).length).toBeLessThan(4096);
   });
@@ -93,9 +97,9 @@ describe('the entry point given the map batch event', () => {
     expect(failed.failed.map((f) => f.key)).toEqual(['batch/handler-bad/broken.csv.gz']);
     expect(failed.message).toMatch(/^1 of 3 file\(s\) failed: batch\/handler-bad\/broken\.csv\.gz \(/);
     expect(failed.result.files).toMatchObject({ solved: 2, failed: 1 });
-    expect(await s3.text('solved/handler-bad/good.txt')).toBe(`${EASY_SOLUTION}\n`);
-    expect(await s3.text('solved/handler-bad/good2.txt')).toBe(`${EASY_SOLUTION}\n`);
-    expect(await s3.exists('solved/handler-bad/broken.csv.gz')).toBe(false);
+    expect(await s3.text('batch-solved/handler-bad/good.txt')).toBe(`${EASY_SOLUTION}\n`);
+    expect(await s3.text('batch-solved/handler-bad/good2.txt')).toBe(`${EASY_SOLUTION}\n`);
+    expect(await s3.exists('batch-solved/handler-bad/broken.csv.gz')).toBe(false);
   });
 
   it('in sweep mode solves an incoming/ key exactly as its S3 event would have, into solved/<path>', async () => {
@@ -137,7 +141,7 @@ describe('the entry point given the schedule input', () => {
     await expect(invoke({ mode: 'batch', prefix: 'scheduled/' })).rejects.toMatchObject({
       name: 'UnrecognisedEventError',
     });
-    expect(await s3.exists('solved/scheduled/one.txt')).toBe(false);
+    expect(await s3.exists('batch-solved/scheduled/one.txt')).toBe(false);
   });
 
   it('given to `npm run invoke`, is run whole by the local runner (list, group, solve), which returns the run summary', () => {
@@ -160,7 +164,7 @@ describe('the entry point given the schedule input', () => {
       puzzles: { rows: 2 },
     });
     // With the state machine's credentials, as `npm run batch` has them, it writes its run report.
-    expect(summary.reportPrefix).toMatch(/^reports\/runs\/local-/);
+    expect(summary.reportPrefix).toMatch(/^run-reports\/local-/);
   });
 });
 
@@ -209,12 +213,12 @@ describe('the sample events in events/batch-*.json', () => {
     expect(run.status, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout) as MapResult;
     expect(result.files).toMatchObject({ solved: 2, ignored: 1, failed: 0 });
-    expect(await s3.text('solved/samples/puzzles.txt')).toBe(`${EASY_SOLUTION}\n`);
+    expect(await s3.text('batch-solved/samples/puzzles.txt')).toBe(`${EASY_SOLUTION}\n`);
   });
 });
 
 describe('a run request given to the local runner', () => {
-  it("solves the files but writes no run report with the function's role: reports/runs/ belongs to Step Functions", async () => {
+  it("solves the files but writes no run report with the function's role: run-reports/ belongs to Step Functions", async () => {
     await s3.put('batch/run-request/a.txt', `${EASY}\n`);
     const deployed = await handleRunRequest(
       { mode: 'batch', prefix: 'run-request/' },
@@ -222,7 +226,7 @@ describe('a run request given to the local runner', () => {
     );
     expect(deployed).toMatchObject({ files: { solved: 1, failed: 0 } });
     expect(deployed.reportPrefix).toBeUndefined();
-    expect(await s3.text('solved/run-request/a.txt')).toBe(`${EASY_SOLUTION}\n`);
+    expect(await s3.text('batch-solved/run-request/a.txt')).toBe(`${EASY_SOLUTION}\n`);
 
     // Given the state machine's credentials, as `npm run batch` has them, it writes its run report.
     await s3.put('batch/run-request/b.txt', `${EASY}\n`);
@@ -230,7 +234,7 @@ describe('a run request given to the local runner', () => {
       { mode: 'batch', prefix: 'run-request/' },
       { client: s3.client, runClient: clientFor(s3.server.endpoint, 'run'), env: { BUCKET: s3.bucket } },
     );
-    expect(local.reportPrefix).toMatch(/^reports\/runs\/local-/);
+    expect(local.reportPrefix).toMatch(/^run-reports\/local-/);
     expect(await s3.exists(`${local.reportPrefix}summary.json`)).toBe(true);
   });
 });

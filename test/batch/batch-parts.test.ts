@@ -29,11 +29,11 @@ describe('defaults', () => {
 });
 
 describe('keys', () => {
-  it('sends batch/<path> to solved/<path> and reports/<path>.json, and incoming/<path> likewise in sweep mode', () => {
+  it('sends batch/<path> to batch-solved/<path> and batch-reports/<path>.json, and incoming/<path> to solved/ and reports/ in sweep mode', () => {
     expect(itemKeysFor('batch/2026/a b+c.csv.gz', 'batch')).toEqual({
       ok: true,
-      outputKey: 'solved/2026/a b+c.csv.gz',
-      reportKey: 'reports/2026/a b+c.csv.gz.json',
+      outputKey: 'batch-solved/2026/a b+c.csv.gz',
+      reportKey: 'batch-reports/2026/a b+c.csv.gz.json',
     });
     expect(itemKeysFor('incoming/x.txt', 'sweep')).toEqual({
       ok: true,
@@ -48,7 +48,7 @@ describe('keys', () => {
       ['incoming/x.txt', 'batch'],
       ['batch/x.txt', 'sweep'],
       ['solved/x.txt', 'batch'],
-      ['reports/runs/x.json', 'sweep'],
+      ['run-reports/x.json', 'sweep'],
       ['batch/', 'batch'],
     ] as const) {
       expect(itemKeysFor(key, mode), key).toEqual({ ok: false, reason: 'outside-prefix' });
@@ -236,8 +236,8 @@ describe('progress', () => {
       key: 'batch/a.txt',
       status: 'solved',
       eTag: 'e',
-      outputKey: 'solved/a.txt',
-      reportKey: 'reports/a.txt.json',
+      outputKey: 'batch-solved/a.txt',
+      reportKey: 'batch-reports/a.txt.json',
       puzzles: { rows: 3, solved: 3, failed: 0 },
       durationMs: 1,
     });

@@ -54,21 +54,21 @@ describe('a batch run over batch/', () => {
     expect(files.filter((_, i) => !checks[i]).map((f) => f.key)).toEqual([]);
   });
 
-  it('writes each file the same report as the S3 pipeline: reports/<path>.json with its batch/ source and ETag', async () => {
+  it('writes each file the same report as the S3 pipeline: batch-reports/<path>.json with its batch/ source and ETag', async () => {
     const file = files[13]!;
-    const report = await reportOf(s3, file.path);
+    const report = await reportOf(s3, file.key);
     const head = await s3.admin.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: file.key }));
     expect(report).toMatchObject({
       source: { bucket: s3.bucket, key: file.key, eTag: head.ETag!.replace(/"/g, '') },
       outcome: 'solved',
-      output: { key: `solved/${file.path}`, written: true },
+      output: { key: `batch-solved/${file.path}`, written: true },
       counts: { rows: 4, solved: 4 },
       failuresTotal: 0,
     });
   });
 
-  it('writes a run report under reports/runs/<run id>/ in the shape of Step Functions result files', async () => {
-    expect(first.reportPrefix).toBe(`reports/runs/${first.runId}/`);
+  it('writes a run report under run-reports/<run id>/ in the shape of Step Functions result files', async () => {
+    expect(first.reportPrefix).toBe(`run-reports/${first.runId}/`);
     const manifest = await readJson<RunManifest>(s3, `${first.reportPrefix}manifest.json`);
     expect(manifest.DestinationBucket).toBe(s3.bucket);
     expect(manifest.ResultFiles.FAILED).toEqual([]);
@@ -94,7 +94,7 @@ describe('a batch run over batch/', () => {
   });
 
   it('does no work on a second run: every file skipped as already solved, no output rewritten', async () => {
-    const output = `solved/${files[0]!.path}`;
+    const output = `batch-solved/${files[0]!.path}`;
     const before = await s3.admin.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: output }));
     const seen: MapItemResult[] = [];
     const second = await run({ prefix: 'fifty/', onItem: (r) => seen.push(r) });
@@ -111,7 +111,7 @@ describe('a batch run over batch/', () => {
     await s3.put(file.key, `quizzes,solutions\n${EASY},\n`);
     const third = await run({ prefix: 'fifty/' });
     expect(third.files).toMatchObject({ solved: 1, skipped: 49, failed: 0 });
-    const rows = (await s3.text(`solved/${file.path}`))!.split('\n');
+    const rows = (await s3.text(`batch-solved/${file.path}`))!.split('\n');
     expect(rows).toHaveLength(3);
     expect(rows[1]!.split(',').slice(0, 2)).toEqual([EASY, EASY_SOLUTION]);
   });
@@ -143,7 +143,7 @@ describe('the sweep of incoming/', () => {
       reason: 'already-solved',
     });
     expect(await s3.text('solved/sweep/missed.txt')).toBe(`${EASY_SOLUTION}\n`);
-    expect(await reportOf(s3, 'sweep/missed.txt')).toMatchObject({
+    expect(await reportOf(s3, 'incoming/sweep/missed.txt')).toMatchObject({
       source: { key: 'incoming/sweep/missed.txt' },
       outcome: 'solved',
     });
@@ -153,7 +153,7 @@ describe('the sweep of incoming/', () => {
     await s3.put('batch/not-swept/a.txt', `${EASY}\n`);
     const sweep = await run({ mode: 'sweep', prefix: 'not-swept/' });
     expect(sweep.listed).toBe(0);
-    expect(await s3.exists('solved/not-swept/a.txt')).toBe(false);
+    expect(await s3.exists('batch-solved/not-swept/a.txt')).toBe(false);
   });
 });
 
@@ -192,7 +192,7 @@ describe('a bad file in a group', () => {
     const checks = await Promise.all(good.map((f) => solvedCorrectly(s3, f)));
     expect(checks.every(Boolean)).toBe(true);
     // The output appears only when complete: none for the broken file.
-    expect(await s3.exists('solved/group/file-004-broken.txt.gz')).toBe(false);
+    expect(await s3.exists('batch-solved/group/file-004-broken.txt.gz')).toBe(false);
 
     const manifest = await readJson<RunManifest>(s3, `${summary.reportPrefix}manifest.json`);
     expect(manifest.ResultFiles.SUCCEEDED).toEqual([]);
@@ -233,7 +233,7 @@ describe('a bad file in a group', () => {
     proxy.cutGetAfter('nothing-matches-this', 0);
     const summary = await throughProxy({ prefix: 'group/' });
     expect(summary.files).toMatchObject({ solved: 1, skipped: 9, failed: 0 });
-    expect(await s3.text('solved/group/file-004-broken.txt.gz')).toBe(`${EASY_SOLUTION}\n`.repeat(50));
+    expect(await s3.text('batch-solved/group/file-004-broken.txt.gz')).toBe(`${EASY_SOLUTION}\n`.repeat(50));
   });
 
   it('that is not a puzzle file (unknown extension, a .gz that is not gzip) is rejected with a report, not failed: retrying cannot help', async () => {
@@ -241,11 +241,11 @@ describe('a bad file in a group', () => {
     await s3.put('batch/rejects/fake.txt.gz', 'this is not gzip data');
     const summary = await run({ prefix: 'rejects/' });
     expect(summary.files).toMatchObject({ rejected: 2, failed: 0 });
-    expect(await reportOf(s3, 'rejects/notes.md')).toMatchObject({
+    expect(await reportOf(s3, 'batch/rejects/notes.md')).toMatchObject({
       outcome: 'rejected',
       error: { code: 'UNKNOWN_EXTENSION' },
     });
-    expect(await reportOf(s3, 'rejects/fake.txt.gz')).toMatchObject({
+    expect(await reportOf(s3, 'batch/rejects/fake.txt.gz')).toMatchObject({
       outcome: 'rejected',
       error: { code: 'BAD_GZIP' },
     });

@@ -1,4 +1,5 @@
 import { gzipSync } from 'node:zlib';
+import { outputKeysFor, prefixes } from '../../functions/contract/service-layout.js';
 import type { FileReport } from '../../functions/pipeline/index.js';
 import { isSolutionOf } from '../helpers/sudoku-rules.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
@@ -76,14 +77,22 @@ export async function putAll(s3: TestS3, files: PuzzleFile[]): Promise<void> {
   await Promise.all(files.map((f) => s3.put(f.key, f.body)));
 }
 
-export async function reportOf(s3: TestS3, path: string): Promise<FileReport | undefined> {
-  const body = await s3.text(`reports/${path}.json`);
+/** Where a source key under incoming/ or batch/ answers (outputKeysFor, whichever prefix the key is under). */
+export function answersOf(sourceKey: string): { outputKey: string; reportKey: string } {
+  const prefix = sourceKey.startsWith(prefixes.batch) ? prefixes.batch : prefixes.incoming;
+  const keys = outputKeysFor(sourceKey, prefix);
+  if (!keys) throw new Error(`${sourceKey} is under neither incoming/ nor batch/`);
+  return keys;
+}
+
+export async function reportOf(s3: TestS3, sourceKey: string): Promise<FileReport | undefined> {
+  const body = await s3.text(answersOf(sourceKey).reportKey);
   return body === undefined ? undefined : (JSON.parse(body) as FileReport);
 }
 
 /** The file's output holds a verified solution for each of its puzzles, in order. */
 export async function solvedCorrectly(s3: TestS3, file: PuzzleFile): Promise<boolean> {
-  const output = await s3.text(`solved/${file.path}`);
+  const output = await s3.text(answersOf(file.key).outputKey);
   if (output === undefined) return false;
   const answers = file.format.solutions(output);
   return (

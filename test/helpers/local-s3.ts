@@ -87,7 +87,8 @@ export async function startTestS3(options: Omit<LocalS3ServerOptions, 'port' | '
     text,
     exists: async (key) => (await head(key)) !== undefined,
     report: async (sourceKey) => {
-      const reportKey = outputKeysFor(sourceKey, prefixes.incoming)?.reportKey ?? `(not under incoming/: ${sourceKey})`;
+      const prefix = sourceKey.startsWith(prefixes.batch) ? prefixes.batch : prefixes.incoming;
+      const reportKey = outputKeysFor(sourceKey, prefix)?.reportKey ?? `(not under incoming/ or batch/: ${sourceKey})`;
       const body = await text(reportKey);
       if (body === undefined) throw new Error(`no report at ${reportKey}`);
       return JSON.parse(body) as FileReport;

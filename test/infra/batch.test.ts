@@ -125,10 +125,10 @@ describe('state machine', () => {
     },
   );
 
-  it.each(['BatchFiles', 'SweepIncoming'])('%s writes its run results under reports/runs/', (name) => {
+  it.each(['BatchFiles', 'SweepIncoming'])('%s writes its run results under run-reports/', (name) => {
     expect(mapState(name).ResultWriter).toEqual({
       Resource: 'arn:${AWS::Partition}:states:::s3:putObject',
-      Parameters: { Bucket: `\${${bucketId()}}`, Prefix: 'reports/runs' },
+      Parameters: { Bucket: `\${${bucketId()}}`, Prefix: 'run-reports' },
     });
   });
 
@@ -271,12 +271,12 @@ describe('state machine permissions', () => {
     expect(lists).toHaveLength(2);
   });
 
-  it('may read and write objects only under reports/runs/', () => {
+  it('may read and write objects only under run-reports/', () => {
     const objectStatements = statementsOf(roleId()).filter((s) =>
       actionsOf(s).some((a) => a.startsWith('s3:') && a !== 's3:ListBucket'),
     );
     expect(objectStatements).toHaveLength(1);
-    expect(flatten(objectStatements[0]?.Resource)).toBe(`\${${bucketId()}.Arn}/reports/runs/*`);
+    expect(flatten(objectStatements[0]?.Resource)).toBe(`\${${bucketId()}.Arn}/run-reports/*`);
   });
 
   it('may invoke only the files function, by its unqualified ARN (no version or alias wildcard)', () => {

@@ -24,7 +24,10 @@ describe('cdk-nag AwsSolutions', () => {
         'AwsSolutions-APIG4',
         'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
         'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/batch/*]',
+        'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/batch-reports/*]',
+        'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/batch-solved/*]',
         'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/incoming/*]',
+        'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/long-keys/*]',
         'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/reports/*]',
         'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/solved/*]',
         // staging/: the files function's work objects, and the large-file machine's manifest reader
@@ -37,7 +40,7 @@ describe('cdk-nag AwsSolutions', () => {
         'AwsSolutions-IAM5[Resource::*]',
         'AwsSolutions-IAM5[Resource::*]',
         'AwsSolutions-IAM5[Resource::*]',
-        'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/reports/runs/*]',
+        'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/run-reports/*]',
         ...(
           [
             ['BatchStateMachineA1FF2995', ['', '/BatchFiles', '/SweepIncoming']],

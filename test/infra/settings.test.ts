@@ -359,13 +359,14 @@ describe('a stack with every setting changed', () => {
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com' });
   });
 
-  it('requires IAM authorization on every route with apiAuth=iam, but lets unsigned CORS preflights through', () => {
+  it('requires IAM authorization on every API route with apiAuth=iam, but lets the page and unsigned CORS preflights through', () => {
     const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
       (route) => (route as { Properties: { RouteKey: string; AuthorizationType: string } }).Properties,
     );
     expect(routes.length).toBeGreaterThan(1);
     for (const route of routes) {
-      expect(route.AuthorizationType, route.RouteKey).toBe(route.RouteKey === 'OPTIONS /{proxy+}' ? 'NONE' : 'AWS_IAM');
+      const unsigned = route.RouteKey === 'OPTIONS /{proxy+}' || route.RouteKey === 'GET /';
+      expect(route.AuthorizationType, route.RouteKey).toBe(unsigned ? 'NONE' : 'AWS_IAM');
     }
     expect(routes.map((route) => route.RouteKey)).toContain('OPTIONS /{proxy+}');
   });

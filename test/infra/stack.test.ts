@@ -207,20 +207,21 @@ describe('functions', () => {
 });
 
 describe('least privilege on the bucket', () => {
-  it('the files function reads only incoming/*, batch/*, solved/* and reports/* (the idempotency HeadObject), writes only solved/* and reports/*, and works in staging/*', () => {
+  it('the files function reads only incoming/*, batch/* and its output prefixes (the idempotency HeadObject), writes only its output prefixes, and works in staging/*', () => {
+    const outputs = ['batch-reports/*', 'batch-solved/*', 'long-keys/*', 'reports/*', 'solved/*'];
     expect(s3Grants('files')).toEqual({
-      's3:GetObject': ['batch/*', 'incoming/*', 'reports/*', 'solved/*', 'staging/*'],
-      's3:PutObject': ['reports/*', 'solved/*', 'staging/*'],
-      's3:AbortMultipartUpload': ['reports/*', 'solved/*', 'staging/*'],
+      's3:GetObject': ['batch/*', 'incoming/*', ...outputs, 'staging/*'].sort(),
+      's3:PutObject': [...outputs, 'staging/*'],
+      's3:AbortMultipartUpload': [...outputs, 'staging/*'],
       's3:DeleteObject': ['staging/*'],
       's3:ListBucket': [''],
     });
   });
 
-  it("the files function is denied writing reports/runs/*, the batch run's own result files", () => {
+  it("the files function is denied writing run-reports/*, the batch run's own result files", () => {
     expect(s3Grants('files', 'Deny')).toEqual({
-      's3:PutObject': ['reports/runs/*'],
-      's3:AbortMultipartUpload': ['reports/runs/*'],
+      's3:PutObject': ['run-reports/*'],
+      's3:AbortMultipartUpload': ['run-reports/*'],
     });
   });
 
@@ -278,13 +279,23 @@ describe('bucket', () => {
     expect(template.findResources('AWS::S3::Bucket')[logBucketId]).toBeDefined();
   });
 
-  it('expires inputs after 30 days, outputs and reports after 90, staging/ after 8, and abandoned multipart uploads (anywhere) after 1', () => {
+  it('expires inputs after 30 days, outputs, reports and run results after 90, staging/ after 8, and abandoned multipart uploads (anywhere) after 1', () => {
     const bucket = template.findResources('AWS::S3::Bucket')[dataBucketId()] as {
       Properties: { LifecycleConfiguration: { Rules: Record<string, unknown>[] } };
     };
     const rules = bucket.Properties.LifecycleConfiguration.Rules;
     const byPrefix = Object.fromEntries(rules.filter((r) => r.Prefix).map((r) => [r.Prefix, r.ExpirationInDays]));
-    expect(byPrefix).toEqual({ 'incoming/': 30, 'batch/': 30, 'solved/': 90, 'reports/': 90, 'staging/': 8 });
+    expect(byPrefix).toEqual({
+      'incoming/': 30,
+      'batch/': 30,
+      'solved/': 90,
+      'reports/': 90,
+      'batch-solved/': 90,
+      'batch-reports/': 90,
+      'long-keys/': 90,
+      'run-reports/': 90,
+      'staging/': 8,
+    });
     expect(rules).toContainEqual({
       Id: 'abort-incomplete-uploads',
       AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },

@@ -56,8 +56,8 @@ describe('the local S3 with the stack as synthesized', () => {
     api.destroy();
   });
 
-  it('refuses the files function a write to incoming/ (it could trigger itself) and to reports/runs/ (explicit deny)', async () => {
-    for (const key of ['incoming/auth/self.txt', 'reports/runs/forged/manifest.json'])
+  it('refuses the files function a write to incoming/ (it could trigger itself) and to run-reports/ (explicit deny)', async () => {
+    for (const key of ['incoming/auth/self.txt', 'run-reports/forged/manifest.json'])
       expect(await outcomeOf(s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: 'x' })))).toEqual(
         {
           status: 403,
@@ -74,9 +74,9 @@ describe('the local S3 with the stack as synthesized', () => {
     const head = (client: typeof s3.client, key: string) =>
       outcomeOf(client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: key })));
     expect(await head(s3.client, 'reports/auth/missing.txt.json')).toEqual({ status: 404, code: 'NotFound' });
-    // The run's role may read reports/runs/ but list only batch/ and incoming/: the missing key is hidden.
+    // The run's role may read run-reports/ but list only batch/ and incoming/: the missing key is hidden.
     const run = clientFor(s3.server.endpoint, 'run');
-    expect((await head(run, 'reports/runs/missing/manifest.json')).status).toBe(403);
+    expect((await head(run, 'run-reports/missing/manifest.json')).status).toBe(403);
     await vi.waitFor(() =>
       expect(s3.denials.at(-1)).toMatchObject({ action: 's3:ListBucket', resource: `arn:aws:s3:::${s3.bucket}` }),
     );
