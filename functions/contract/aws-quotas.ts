@@ -36,8 +36,6 @@ export const LAMBDA_MAX_MEMORY_MB = 10_240;
 export const LAMBDA_MIN_MEMORY_MB = 128;
 /** Lambda: all environment variables of a function together (bytes). */
 export const LAMBDA_MAX_ENVIRONMENT_BYTES = 4 * 1024;
-/** Lambda: the longest an asynchronous event may wait to be run (seconds: 6 hours). */
-export const LAMBDA_MAX_EVENT_AGE_SECONDS = 6 * 60 * 60;
 /** Lambda: the most retries of a failed asynchronous invocation. */
 export const LAMBDA_MAX_ASYNC_RETRIES = 2;
 
