@@ -14,6 +14,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { DEPLOYED_BUNDLE } from './deployed-handler.js';
+import { LAMBDA_MAX_ASYNC_PAYLOAD_BYTES } from '../contract/aws-quotas.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FAILED_EVENTS_DIR = path.join(root, '.local', 'failed-events');
@@ -217,6 +218,20 @@ export async function invokeFunctionAsync(
   event: unknown,
   options: AsyncInvocationOptions,
 ): Promise<{ invocation: Invocation; attempts: number; failedEventFile?: string }> {
+  // Lambda refuses an Event invocation past its payload quota (413 RequestEntityTooLargeException):
+  // nothing runs, nothing is retried, and no failure destination ever sees it.
+  const bytes = Buffer.byteLength(JSON.stringify(event), 'utf8');
+  if (bytes > LAMBDA_MAX_ASYNC_PAYLOAD_BYTES)
+    return {
+      invocation: {
+        ok: false,
+        requestId: randomUUID(),
+        errorType: 'RequestEntityTooLargeException',
+        errorMessage: `${bytes} byte payload is too large for the Event invocation type (limit ${LAMBDA_MAX_ASYNC_PAYLOAD_BYTES} bytes)`,
+        timedOut: false,
+      },
+      attempts: 0,
+    };
   const retries = options.retries ?? 2;
   let invocation: Invocation | undefined;
   for (let attempt = 1; attempt <= retries + 1; attempt++) {
