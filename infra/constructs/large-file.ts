@@ -135,7 +135,7 @@ export class LargeFile extends Construct {
     // range is a hole in the output). Each range's answers live in its staging object, so the
     // children end with nothing: without a ResultWriter the map gathers every child's output
     // BEFORE its ResultPath discards them (aws-cdk#24799), and a child ending with its whole state
-    // (job, range, result: ~1 KB) passes Step Functions' 256 KiB at ~250 ranges, failing the
+    // (job, range, result: ~1 KB) passes Step Functions' 256 KiB at ~260 ranges, failing the
     // execution with States.DataLimitExceeded, which no `States.ALL` catch sees. Ending with `{}`
     // keeps MAX_RANGES children at ~30 KB (test/local/large-file-quotas.test.ts).
     const rangesMap = (label: string, manifestKeyPath: string): sfn.DistributedMap => {
