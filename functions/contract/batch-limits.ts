@@ -8,7 +8,7 @@
  * twin's batch run (functions/local/batch-run.ts) groups and measures by the same numbers.
  * Pure data: infra/ imports this file.
  */
-import { S3_MAX_KEY_BYTES, SFN_MAX_STATE_BYTES } from './aws-quotas.js';
+import { S3_MAX_KEY_BYTES, SFN_MAP_MAX_BATCH_INPUT_BYTES, SFN_MAX_STATE_BYTES } from './aws-quotas.js';
 
 /**
  * What a child's data holds besides its files' entries: the input's `{"Items":[],"BatchInput":
@@ -18,7 +18,8 @@ import { S3_MAX_KEY_BYTES, SFN_MAX_STATE_BYTES } from './aws-quotas.js';
 export const BATCH_ENVELOPE_BYTES = 1024;
 
 /** The item batcher's MaxInputBytesPerBatch: the items of one child, with room for its envelope. */
-export const MAX_INPUT_BYTES_PER_BATCH = SFN_MAX_STATE_BYTES - BATCH_ENVELOPE_BYTES;
+export const MAX_INPUT_BYTES_PER_BATCH =
+  Math.min(SFN_MAP_MAX_BATCH_INPUT_BYTES, SFN_MAX_STATE_BYTES) - BATCH_ENVELOPE_BYTES;
 
 const longestKey = 'k'.repeat(S3_MAX_KEY_BYTES);
 const largestCount = Number.MAX_SAFE_INTEGER;
@@ -51,10 +52,13 @@ export const MAX_RESULT_ENTRY_BYTES =
   }).length + 1;
 
 /**
- * The most files one invocation may take whatever their keys: the larger of a file's two entries
- * must fit MAX_INPUT_BYTES_PER_BATCH that many times. Keys whose JSON escapes (`"`, `\`, control
+ * The most files one invocation may take whatever their keys: that many input entries must fit
+ * MAX_INPUT_BYTES_PER_BATCH, and that many result entries a state's 256 KiB beside the envelope. Keys whose JSON escapes (`"`, `\`, control
  * characters) make them longer still are split off by MaxInputBytesPerBatch on the way in.
  */
 export const MAX_ITEMS_PER_BATCH = Math.floor(
-  MAX_INPUT_BYTES_PER_BATCH / Math.max(MAX_ITEM_ENTRY_BYTES, MAX_RESULT_ENTRY_BYTES),
+  Math.min(
+    MAX_INPUT_BYTES_PER_BATCH / MAX_ITEM_ENTRY_BYTES,
+    (SFN_MAX_STATE_BYTES - BATCH_ENVELOPE_BYTES) / MAX_RESULT_ENTRY_BYTES,
+  ),
 );
