@@ -8,8 +8,16 @@ import { type ApiRouteName, routeKey } from '../functions/contract/api-routes.js
 import {
   LAMBDA_MIN_UNRESERVED_CONCURRENCY,
   LAMBDA_SQS_MAX_CONCURRENCY,
+  S3_MAX_KEY_BYTES,
   SFN_MAP_MAX_CONCURRENCY,
+  SFN_MAX_STATE_BYTES,
 } from '../functions/contract/aws-quotas.js';
+import {
+  BATCH_ENVELOPE_BYTES,
+  MAX_ITEM_ENTRY_BYTES,
+  MAX_ITEMS_PER_BATCH,
+  MAX_RESULT_ENTRY_BYTES,
+} from '../functions/contract/batch-limits.js';
 import { LARGE_FILE_DEFAULTS } from '../functions/contract/large-files.js';
 import { CORS, FUNCTION_TIMEOUT_DEFAULTS, RUN_DEFAULTS } from '../functions/contract/service-layout.js';
 
@@ -325,6 +333,25 @@ function integer(node: Node, key: keyof Settings, fallback: number, min: number,
   return value;
 }
 
+/**
+ * Files per batch-map invocation, at most what one child's 256 KiB holds with S3's longest keys
+ * (functions/contract/batch-limits.ts): past it a child fails with States.DataLimitExceeded, which
+ * no catch sees, and its files fail on every run.
+ */
+function batchItemsPerInvocation(node: Node): number {
+  const value = integer(node, 'batchItemsPerInvocation', defaults.batchItemsPerInvocation, 1, Number.MAX_SAFE_INTEGER);
+  if (value > MAX_ITEMS_PER_BATCH) {
+    const entry = Math.max(MAX_ITEM_ENTRY_BYTES, MAX_RESULT_ENTRY_BYTES);
+    throw new Error(
+      `context "batchItemsPerInvocation" (${value}) must be at most ${MAX_ITEMS_PER_BATCH}: each file of a batch ` +
+        `takes up to ${MAX_ITEM_ENTRY_BYTES} bytes of the child's input and ${MAX_RESULT_ENTRY_BYTES} of its result ` +
+        `with ${S3_MAX_KEY_BYTES}-byte keys, and Step Functions fails a child past ${SFN_MAX_STATE_BYTES} bytes ` +
+        `(States.DataLimitExceeded, which no catch sees): ${MAX_ITEMS_PER_BATCH} x ${entry} + ${BATCH_ENVELOPE_BYTES} fits`,
+    );
+  }
+  return value;
+}
+
 function boolean(node: Node, key: keyof Settings, fallback: boolean): boolean {
   const raw: unknown = node.tryGetContext(key);
   if (raw === undefined) return fallback;
@@ -448,7 +475,7 @@ export function readSettings(node: Node): Settings {
     sweepSchedule: text(node, 'sweepSchedule', defaults.sweepSchedule, /^(cron|rate|at)\(.+\)$/),
     batchScheduleTimezone: text(node, 'batchScheduleTimezone', defaults.batchScheduleTimezone, /^[A-Za-z_+\-/0-9]+$/),
     batchMaxConcurrency: batch,
-    batchItemsPerInvocation: integer(node, 'batchItemsPerInvocation', defaults.batchItemsPerInvocation, 1, 1000),
+    batchItemsPerInvocation: batchItemsPerInvocation(node),
     batchToleratedFailurePercent: integer(
       node,
       'batchToleratedFailurePercent',

@@ -10,6 +10,8 @@ import { BatchItemsFailedError, itemError } from '../batch/errors.js';
 import { addToTotals, emptyTotals, handleMapEvent } from '../batch/handle-event.js';
 import type { MapEvent, MapItem, MapItemResult, MapResult } from '../batch/types.js';
 import { MAP_ITEM_RETRY, RUN_DEFAULTS, type RunMode } from '../contract/service-layout.js';
+import { MAX_INPUT_BYTES_PER_BATCH } from '../contract/batch-limits.js';
+import { checkStateData, DataLimitExceeded } from './asl-data.js';
 import { type InvocationOptions, invokeFunction } from './executions.js';
 import { MAP_ITEM_THROTTLE_RETRY } from '../contract/throttle-retry.js';
 import { whileThrottled } from './throttle-retry.js';
@@ -38,6 +40,8 @@ export interface RunBatchJobOptions {
   maxConcurrency?: number;
   /** Keys per invocation (the map's item batcher). */
   itemsPerInvocation?: number;
+  /** Bytes of keys per invocation (the item batcher's MaxInputBytesPerBatch, as the stack sets it). */
+  maxInputBytesPerBatch?: number;
   /** Files of one invocation processed at once. */
   filesInFlight?: number;
   runId?: string;
@@ -123,6 +127,7 @@ export async function runBatchJob(options: RunBatchJobOptions): Promise<RunSumma
   const groups = groupItems(
     counted(listMapItems(runClient, bucket, prefix)),
     options.itemsPerInvocation ?? RUN_DEFAULTS.itemsPerInvocation,
+    options.maxInputBytesPerBatch ?? MAX_INPUT_BYTES_PER_BATCH,
   );
   const retry = { ...MAP_ITEM_RETRY, ...options.retry };
   await forEachBounded(groups, options.maxConcurrency ?? RUN_DEFAULTS.maxConcurrency, async (items) => {
@@ -142,6 +147,9 @@ export async function runBatchJob(options: RunBatchJobOptions): Promise<RunSumma
     };
     for (let attempt = 0; ; attempt++) {
       try {
+        // Step Functions' 256 KiB on the child's input and on its result: past either the child
+        // fails with States.DataLimitExceeded (no retry), and every file of it with it.
+        checkStateData(`${mode} child`, 'has an execution input', event);
         const output = options.invoke
           ? await options.invoke(event)
           : await handleMapEvent(event, {
@@ -150,6 +158,7 @@ export async function runBatchJob(options: RunBatchJobOptions): Promise<RunSumma
               ...(options.filesInFlight === undefined ? {} : { filesInFlight: options.filesInFlight }),
               ...(options.partSize === undefined ? {} : { partSize: options.partSize }),
             });
+        checkStateData(`${mode} child`, 'returned a result', output);
         for (const result of output.items) keep(result);
         invocations.succeeded++;
         recordGroup();
@@ -165,6 +174,16 @@ export async function runBatchJob(options: RunBatchJobOptions): Promise<RunSumma
           continue;
         }
         invocations.failed++;
+        if (error instanceof DataLimitExceeded) {
+          // The map counts every file of a child that failed so, whatever the function did for it.
+          results.clear();
+          for (const item of items)
+            results.set(item.Key, {
+              key: item.Key,
+              status: 'failed',
+              error: { code: error.error, message: error.message },
+            });
+        }
         // Not a file's failure (those are results): the invocation as a whole failed, so every
         // file it did not report counts failed, as the map counts them.
         for (const item of items)

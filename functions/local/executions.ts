@@ -16,7 +16,11 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { LAMBDA_ASYNC_MAX_EVENT_AGE_HOURS, LAMBDA_ASYNC_THROTTLE_RETRY_SECONDS } from '../contract/aws-quotas.js';
+import {
+  LAMBDA_ASYNC_MAX_EVENT_AGE_HOURS,
+  LAMBDA_ASYNC_THROTTLE_RETRY_SECONDS,
+  LAMBDA_MAX_ASYNC_PAYLOAD_BYTES,
+} from '../contract/aws-quotas.js';
 import { THROTTLED_ERROR } from '../contract/throttle-retry.js';
 import { DEPLOYED_BUNDLE } from './deployed-handler.js';
 import { filesConcurrency } from './stack-limits.js';
@@ -259,6 +263,21 @@ export async function invokeFunctionAsync(
   event: unknown,
   options: AsyncInvocationOptions,
 ): Promise<{ invocation: Invocation; attempts: number; throttled: number; failedEventFile?: string }> {
+  // Lambda refuses an Event invocation past its payload quota (413 RequestEntityTooLargeException):
+  // nothing runs, nothing is retried, and no failure destination ever sees it.
+  const bytes = Buffer.byteLength(JSON.stringify(event), 'utf8');
+  if (bytes > LAMBDA_MAX_ASYNC_PAYLOAD_BYTES)
+    return {
+      invocation: {
+        ok: false,
+        requestId: randomUUID(),
+        errorType: 'RequestEntityTooLargeException',
+        errorMessage: `${bytes} byte payload is too large for the Event invocation type (limit ${LAMBDA_MAX_ASYNC_PAYLOAD_BYTES} bytes)`,
+        timedOut: false,
+      },
+      attempts: 0,
+      throttled: 0,
+    };
   const retries = options.retries ?? 2;
   const firstThrottleWait = options.throttleRetryMs ?? LAMBDA_ASYNC_THROTTLE_RETRY_SECONDS.first * 1000;
   const longestThrottleWait =

@@ -1,27 +1,16 @@
 /**
- * The large-file state machine played locally (infra/constructs/large-file.ts is the deployed
- * one): the solve map over the manifest's ranges with bounded concurrency and the machine's retry
- * rules (RANGE_RETRY), the finish step, the redo map when the finish names ranges, and the fail
- * step when anything fails for good. Each step is one invocation of the files function, handed to
- * `invoke`: under `npm start` and `npm run batch` an execution of its own (executions.ts, a
- * worker thread ended at the function's timeout), so a laptop solves several ranges at once.
+ * The large-file state machine played locally: the deployed definition itself (read from the
+ * synthesized template, asl-definition.ts) run state by state (asl-run.ts), so its retry rules, its
+ * catch into ReportFailure, its data flow and Step Functions' data quotas are the ones AWS runs. Each
+ * Lambda task is one invocation of the files function, handed to `invoke`: under `npm start` and
+ * `npm run batch` an execution of its own (executions.ts, a worker thread ended at the function's
+ * timeout), so a laptop solves several ranges at once.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
-import { setTimeout as delay } from 'node:timers/promises';
-import {
-  type FinishResult,
-  type LargeFileEvent,
-  type LargeFileJob,
-  LARGE_FILE_DEFAULTS,
-  RANGE_RETRY,
-  type RangeItem,
-  type RangeStepResult,
-} from '../contract/large-files.js';
-import { ServiceError } from '../contract/service-error.js';
-import { forEachBounded } from '../pipeline/concurrency.js';
-import { readJson } from '../pipeline/object-versions.js';
-import { RANGE_THROTTLE_RETRY } from '../contract/throttle-retry.js';
-import { isThrottledStep, whileThrottled } from './throttle-retry.js';
+import type { FinishResult, LargeFileEvent, LargeFileJob, RangeStepResult } from '../contract/large-files.js';
+import { LARGE_FILE_STATES } from '../contract/large-files.js';
+import { type AslMachine, deployedLargeFileDefinition } from './asl-definition.js';
+import { AslRun, StateFailed } from './asl-run.js';
 
 /** One invocation's end, as Step Functions sees a Lambda task: its payload, or its error's name and cause. */
 export type StepOutcome = { ok: true; result: unknown } | { ok: false; error: string; cause: string };
@@ -32,9 +21,12 @@ export interface LargeFileRunOptions {
   /** The state machine's client (its role reads the manifests). */
   client: S3Client;
   invoke: StepInvoker;
+  /** Ranges in flight at once (default: the definition's MaxConcurrency). */
   maxConcurrency?: number;
-  /** The retry waits, in seconds as RANGE_RETRY's; tests shorten them. */
+  /** Every retrier's first wait, in seconds (default: the definition's); tests shorten them. */
   retryIntervalSeconds?: number;
+  /** The definition to run (default: the deployed one, from the synthesized template). */
+  definition?: AslMachine;
 }
 
 export interface LargeFileRunSummary {
@@ -50,17 +42,6 @@ export interface LargeFileRunSummary {
   finish?: FinishResult;
 }
 
-/** A step that failed for good, as Step Functions names it: its error and cause. */
-class StepFailed extends ServiceError<'STEP_FAILED'> {
-  override readonly name = 'StepFailed';
-  constructor(
-    readonly error: string,
-    readonly detail: string,
-  ) {
-    super('STEP_FAILED', `${error}: ${detail}`);
-  }
-}
-
 /** Runs one job to its end, as the deployed state machine would. Never throws for the job's own failure. */
 export async function runLargeFileJob(job: LargeFileJob, options: LargeFileRunOptions): Promise<LargeFileRunSummary> {
   const summary: LargeFileRunSummary = {
@@ -71,66 +52,32 @@ export async function runLargeFileJob(job: LargeFileJob, options: LargeFileRunOp
     retried: 0,
     handedOver: 0,
   };
-  const interval = options.retryIntervalSeconds ?? RANGE_RETRY.intervalSeconds;
-  const fatal: readonly string[] = RANGE_RETRY.fatal;
-  // Every step waits out a full pool first, as the machine's Retry rule on throttling does (the
-  // same waits, shortened in proportion when a test shortens RANGE_RETRY's). A throttled attempt
-  // never ran, so it is not one of the function's invocations.
-  const invoke = (event: LargeFileEvent): Promise<StepOutcome> =>
-    whileThrottled(() => options.invoke(event), isThrottledStep, RANGE_THROTTLE_RETRY, {
-      scale: interval / RANGE_RETRY.intervalSeconds,
-    });
-
-  /** A task with its retry rules: the fatal errors never retried, anything else RANGE_RETRY.retries times. */
-  const task = async (event: LargeFileEvent): Promise<unknown> => {
-    for (let attempt = 0; ; attempt++) {
+  const definition = options.definition ?? (await deployedLargeFileDefinition());
+  const run = new AslRun({
+    client: options.client,
+    bucket: job.bucket,
+    ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
+    ...(options.retryIntervalSeconds === undefined ? {} : { retryIntervalSeconds: options.retryIntervalSeconds }),
+    invoke: async (payload) => {
       summary.invocations++;
-      const outcome = await invoke(event);
-      if (outcome.ok) return outcome.result;
-      if (fatal.includes(outcome.error) || attempt >= RANGE_RETRY.retries)
-        throw new StepFailed(outcome.error, outcome.cause);
-      summary.retried++;
-      await delay(interval * 1000 * RANGE_RETRY.backoffRate ** attempt);
-    }
-  };
-  const map = async (manifestKey: string): Promise<number> => {
-    const items = await readJson<RangeItem[]>(options.client, job.bucket, manifestKey);
-    try {
-      await solveItems(items);
-    } catch (error) {
-      // As AWS: a child that fails fails the map (no failure is tolerated), and the map's error,
-      // not the child's, is what the Catch passes on; the child's stays in its own history.
-      const child = error instanceof StepFailed ? `${error.error}: ${error.detail}` : String(error);
-      throw new StepFailed(
-        'States.ExceedToleratedFailureThreshold',
-        `The specified tolerated failure threshold was exceeded (a range failed: ${child})`,
-      );
-    }
-    return items.length;
-  };
-  const solveItems = async (items: RangeItem[]): Promise<void> => {
-    await forEachBounded(items, options.maxConcurrency ?? LARGE_FILE_DEFAULTS.maxConcurrency, async (item) => {
-      // As the item processor's loop: a range handed over in part is invoked again with the rest.
-      for (let range: RangeItem | undefined = item; range; ) {
-        range = ((await task({ largeFile: 'range', job, range })) as RangeStepResult).next;
-        if (range) summary.handedOver++;
-      }
-    });
-  };
-
+      const event = payload as LargeFileEvent;
+      const outcome = await options.invoke(event);
+      if (outcome.ok && event.largeFile === 'range' && (outcome.result as RangeStepResult | null)?.next)
+        summary.handedOver++;
+      if (outcome.ok && event.largeFile === 'finish') summary.finish = outcome.result as FinishResult;
+      return outcome;
+    },
+    onRetry: () => summary.retried++,
+    onMap: (label, items) => {
+      if (label === LARGE_FILE_STATES.redo) summary.redone = items;
+    },
+  });
   try {
-    await map(job.manifestKey);
-    let finish = (await task({ largeFile: 'finish', job })) as FinishResult;
-    if (finish.redo) {
-      summary.redone = await map(finish.redo.manifestKey);
-      finish = (await task({ largeFile: 'finish', job })) as FinishResult;
-    }
-    summary.finish = finish;
+    await run.run(definition, { job });
   } catch (error) {
-    const failed = error instanceof StepFailed ? error : new StepFailed('States.Runtime', String(error));
+    const failed = error instanceof StateFailed ? error : new StateFailed('States.Runtime', String(error));
     summary.status = 'FAILED';
     summary.error = { Error: failed.error, Cause: failed.detail };
-    await task({ largeFile: 'fail', job, error: summary.error }).catch(() => undefined);
   }
   return summary;
 }

@@ -41,17 +41,32 @@ export function listingPrefix(mode: RunMode, prefix?: string): string {
 }
 
 /**
- * Consecutive groups of at most `size` items, as the map's item batcher makes them (one group =
- * one invocation). Streams: a group is yielded as soon as it is full.
+ * Consecutive groups of at most `size` items and, when `maxBytes` is given, at most that many bytes
+ * of JSON (each item's, and a comma between), as the map's item batcher makes them with
+ * MaxItemsPerBatch and MaxInputBytesPerBatch (one group = one invocation). Streams: a group is
+ * yielded as soon as it is full.
  */
-export async function* groupItems<T>(items: AsyncIterable<T> | Iterable<T>, size: number): AsyncGenerator<T[]> {
+export async function* groupItems<T>(
+  items: AsyncIterable<T> | Iterable<T>,
+  size: number,
+  maxBytes = Number.POSITIVE_INFINITY,
+): AsyncGenerator<T[]> {
   if (!Number.isInteger(size) || size < 1) throw new RangeError(`group size must be a positive integer, got ${size}`);
   let group: T[] = [];
+  let bytes = 0;
   for await (const item of items) {
+    const itemBytes = Buffer.byteLength(JSON.stringify(item), 'utf8') + 1;
+    if (group.length && bytes + itemBytes > maxBytes) {
+      yield group;
+      group = [];
+      bytes = 0;
+    }
     group.push(item);
+    bytes += itemBytes;
     if (group.length === size) {
       yield group;
       group = [];
+      bytes = 0;
     }
   }
   if (group.length) yield group;

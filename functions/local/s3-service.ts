@@ -29,7 +29,9 @@ export async function startS3Service(context: { fail(error: Error): void }): Pro
     // the files function's timeout, retried twice, then kept as the failed-events queue keeps it.
     onObjectCreated: async (event) => {
       const { invocation, attempts, throttled, failedEventFile } = await invokeFunctionAsync(event, { timeoutMs });
-      if (!invocation.ok)
+      if (!invocation.ok && attempts === 0)
+        process.stderr.write(`S3 event refused by Lambda (${invocation.errorType}: ${invocation.errorMessage})\n`);
+      else if (!invocation.ok)
         process.stderr.write(
           `S3 event failed ${attempts} times${throttled ? ` (${throttled} of them throttled: the files pool was full)` : ''} (${invocation.errorType}: ${invocation.errorMessage}); kept in ${path.relative(process.cwd(), failedEventFile ?? '')}\n`,
         );

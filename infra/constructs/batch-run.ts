@@ -15,6 +15,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
+import { MAX_INPUT_BYTES_PER_BATCH } from '../../functions/contract/batch-limits.js';
 import {
   MAP_ITEM_RETRY,
   MAP_STATE_NAMES,
@@ -133,8 +134,12 @@ export class BatchRun extends Construct {
         label,
         comment: `Solve every object under ${modes[mode]}`,
         itemReader: new PrefixObjectsReader(props.bucket, modes[mode]),
+        // Bytes as well as items: keys whose JSON escapes lengthen them are split off before a
+        // child's input passes 256 KiB (functions/contract/batch-limits.ts). The children's
+        // results go to the ResultWriter, so the map gathers none of them into its own state.
         itemBatcher: new sfn.ItemBatcher({
           maxItemsPerBatch: props.itemsPerInvocation,
+          maxInputBytesPerBatch: MAX_INPUT_BYTES_PER_BATCH,
           batchInput: { bucket: props.bucket.bucketName, mode },
         }),
         maxConcurrency: props.maxConcurrency,

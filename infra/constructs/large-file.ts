@@ -129,8 +129,12 @@ export class LargeFile extends Construct {
     // (Express children stop at 5 minutes). A fatal error would fail the same way again: no retry.
     // Throttling waits for the pool; anything else (a timeout, an S3 hiccup) starts the range over,
     // as it writes its staging object whole or not at all. No failure is tolerated (one missing
-    // range is a hole in the output), and the results are discarded: up to 10,000 children's
-    // answers would pass the 256 KiB state payload, and each range's lives in its staging object.
+    // range is a hole in the output). Each range's answers live in its staging object, so the
+    // children end with nothing: without a ResultWriter the map gathers every child's output
+    // BEFORE its ResultPath discards them (aws-cdk#24799), and a child ending with its whole state
+    // (job, range, result: ~1 KB) passes Step Functions' 256 KiB at ~260 ranges, failing the
+    // execution with States.DataLimitExceeded, which no `States.ALL` catch sees. Ending with `{}`
+    // keeps MAX_RANGES children at ~30 KB (test/local/large-file-quotas.test.ts).
     const rangesMap = (label: string, manifestKeyPath: string): sfn.DistributedMap => {
       const solve = new parts.UnqualifiedLambdaInvoke(this, `${label}Range`, {
         lambdaFunction: props.handler,
@@ -163,7 +167,7 @@ export class LargeFile extends Construct {
       });
       const handedOver = new sfn.Choice(this, `${label}HandedOver`)
         .when(sfn.Condition.isPresent('$.result.next'), rest.next(solve))
-        .otherwise(new sfn.Succeed(this, `${label}RangeDone`));
+        .otherwise(new sfn.Succeed(this, `${label}RangeDone`, { outputPath: sfn.JsonPath.DISCARD }));
       map.itemProcessor(solve.next(handedOver));
       map.addCatch(reportFailure, onFailure);
       return map;

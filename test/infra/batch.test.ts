@@ -1,6 +1,7 @@
 // Template assertions on the scheduled batch run: schedules, state machine definition, IAM scope.
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { MAX_INPUT_BYTES_PER_BATCH } from '../../functions/contract/batch-limits.js';
 import { flatten, type Synthesized, synth } from './helpers.js';
 
 let synthesized: Synthesized;
@@ -46,7 +47,7 @@ const starterId = () =>
 interface MapState {
   Type: string;
   ItemReader: { Resource: string; Parameters: { Bucket: string; Prefix: string } };
-  ItemBatcher: { MaxItemsPerBatch: number; BatchInput: Json };
+  ItemBatcher: { MaxItemsPerBatch: number; MaxInputBytesPerBatch?: number; BatchInput: Json };
   MaxConcurrency: number;
   ToleratedFailurePercentage: number;
   Label: string;
@@ -108,12 +109,16 @@ describe('state machine', () => {
   it.each([
     ['BatchFiles', 'batch'],
     ['SweepIncoming', 'sweep'],
-  ])('%s batches 10 keys per invocation with BatchInput {bucket, mode: %s}', (name, mode) => {
-    expect(mapState(name).ItemBatcher).toEqual({
-      MaxItemsPerBatch: 10,
-      BatchInput: { bucket: `\${${bucketId()}}`, mode },
-    });
-  });
+  ])(
+    '%s batches 10 keys per invocation, never more bytes than a child holds, with BatchInput {bucket, mode: %s}',
+    (name, mode) => {
+      expect(mapState(name).ItemBatcher).toEqual({
+        MaxItemsPerBatch: 10,
+        MaxInputBytesPerBatch: MAX_INPUT_BYTES_PER_BATCH,
+        BatchInput: { bucket: `\${${bucketId()}}`, mode },
+      });
+    },
+  );
 
   it.each(['BatchFiles', 'SweepIncoming'])(
     '%s runs at most 20 invocations at once and tolerates 5%% failed items',

@@ -3,6 +3,13 @@ import { App } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_WORST_CASE_MS } from '../../functions/contract/api-capacity.js';
+import { SFN_MAX_STATE_BYTES } from '../../functions/contract/aws-quotas.js';
+import {
+  BATCH_ENVELOPE_BYTES,
+  MAX_INPUT_BYTES_PER_BATCH,
+  MAX_ITEMS_PER_BATCH,
+  MAX_RESULT_ENTRY_BYTES,
+} from '../../functions/contract/batch-limits.js';
 import {
   apiRouteThrottles,
   defaults,
@@ -65,6 +72,22 @@ describe('readSettings', () => {
     ['corsOrigins', []],
   ])('rejects %s=%j with a message naming the key', (key, value) => {
     expect(() => settingsFrom({ [key]: value })).toThrow(`context "${key}"`);
+  });
+
+  it("refuses a batchItemsPerInvocation whose batch could pass Step Functions' 256 KiB with S3's longest keys, naming the bound", () => {
+    expect(settingsFrom({ batchItemsPerInvocation: MAX_ITEMS_PER_BATCH }).batchItemsPerInvocation).toBe(
+      MAX_ITEMS_PER_BATCH,
+    );
+    expect(() => settingsFrom({ batchItemsPerInvocation: 1000 })).toThrow(
+      new RegExp(
+        `context "batchItemsPerInvocation" \\(1000\\) must be at most ${MAX_ITEMS_PER_BATCH}: .*1024-byte keys.*${SFN_MAX_STATE_BYTES} bytes \\(States.DataLimitExceeded`,
+      ),
+    );
+    // One result entry per file (source, output and report keys) is what bounds it.
+    expect(MAX_ITEMS_PER_BATCH * MAX_RESULT_ENTRY_BYTES + BATCH_ENVELOPE_BYTES).toBeLessThanOrEqual(
+      SFN_MAX_STATE_BYTES,
+    );
+    expect((MAX_ITEMS_PER_BATCH + 1) * MAX_RESULT_ENTRY_BYTES).toBeGreaterThan(MAX_INPUT_BYTES_PER_BATCH);
   });
 
   it.each([

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LAMBDA_MAX_ASYNC_PAYLOAD_BYTES } from '../../functions/contract/aws-quotas.js';
 import { localCredentials } from '../../functions/local/iam/local-account.js';
 import { endWarmEnvironments, invokeFunction, invokeFunctionAsync } from '../../functions/local/executions.js';
 import type { FailedEventRecord } from '../../functions/local/executions.js';
@@ -83,6 +84,39 @@ describe('an invocation that passes its timeout', () => {
       responsePayload: { errorType: 'Sandbox.Timedout' },
       requestPayload: event,
     });
+  });
+});
+
+describe("an asynchronous event past Lambda's payload quota", () => {
+  it('is refused with RequestEntityTooLargeException (413): never run, never retried, no failed-event record', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sudoku-async-payload-'));
+    const marker = path.join(dir, 'ran');
+    const bundle = path.join(dir, 'marks.mjs');
+    writeFileSync(
+      bundle,
+      `import { writeFileSync } from 'node:fs';\nexport const handler = async () => writeFileSync(${JSON.stringify(marker)}, '1');\n`,
+    );
+    const failedEventsDir = path.join(dir, 'failed');
+    // As many records as it takes: S3 sends one a notification, but the quota is on the payload.
+    await s3.put('incoming/payload/x.txt', 'x\n');
+    const record = (await s3.eventFor('incoming/payload/x.txt')).Records[0]!;
+    const recordBytes = JSON.stringify(record).length + 1;
+    const records = Array.from({ length: Math.ceil(LAMBDA_MAX_ASYNC_PAYLOAD_BYTES / recordBytes) + 1 }, () => record);
+    const { invocation, attempts, failedEventFile } = await invokeFunctionAsync(
+      { Records: records },
+      { timeoutMs: 1000, bundle, failedEventsDir },
+    );
+    expect(invocation).toMatchObject({ ok: false, errorType: 'RequestEntityTooLargeException' });
+    expect(invocation.ok || invocation.errorMessage).toMatch(`(limit ${LAMBDA_MAX_ASYNC_PAYLOAD_BYTES} bytes)`);
+    expect(attempts).toBe(0);
+    expect(failedEventFile).toBeUndefined();
+    expect(existsSync(marker)).toBe(false);
+    // One record fewer than the quota runs.
+    const within = Array.from({ length: Math.floor(LAMBDA_MAX_ASYNC_PAYLOAD_BYTES / recordBytes) - 1 }, () => record);
+    expect(
+      (await invokeFunctionAsync({ Records: within }, { timeoutMs: 5000, bundle, failedEventsDir })).invocation.ok,
+    ).toBe(true);
+    expect(existsSync(marker)).toBe(true);
   });
 });
 

@@ -47,11 +47,11 @@ async function handedOver(path: string, rangeBytes: number): Promise<LargeFileJo
 }
 
 /** Solves `incoming/<path>` in ranges of `rangeBytes`, the job run to its end; the summary and the job. */
-async function solveInRanges(path: string, rangeBytes: number, invoke: StepInvoker = inProcess) {
+async function solveInRanges(path: string, rangeBytes: number, invoke: StepInvoker = inProcess, maxConcurrency = 3) {
   const job = await handedOver(path, rangeBytes);
   const summary = await runLargeFileJob(job, {
     client: machine,
-    maxConcurrency: 3,
+    maxConcurrency,
     retryIntervalSeconds: 0,
     invoke,
   });
@@ -71,10 +71,16 @@ async function solveWhole(path: string): Promise<FileReport> {
   return result.report;
 }
 
-async function expectSameAsWhole(path: string, body: string | Buffer, rangeBytes: number, invoke = inProcess) {
+async function expectSameAsWhole(
+  path: string,
+  body: string | Buffer,
+  rangeBytes: number,
+  invoke = inProcess,
+  maxConcurrency = 3,
+) {
   await s3.put(`incoming/${path}`, body);
   const whole = await solveWhole(path);
-  const { summary, job } = await solveInRanges(path, rangeBytes, invoke);
+  const { summary, job } = await solveInRanges(path, rangeBytes, invoke, maxConcurrency);
   expect(summary.status).toBe('SUCCEEDED');
   expect(await s3.text(`solved/${path}`)).toBe(await s3.text(`solved/whole/${path}`));
   const report = await s3.report(`incoming/${path}`);
@@ -151,6 +157,20 @@ describe('a file solved in ranges', () => {
     // Two ranges of 5.5 MB copied as a part each, and the last (1.1 MB) as the last part.
     expect(report.split).toMatchObject({ ranges: 3, parts: 3 });
   });
+
+  it('brings a file cut into 2,000 ranges back complete, in order, with one report (the gathered results stay under 256 KiB)', async () => {
+    // One row per range: 2,000 children of the deployed Distributed Map, each a real range
+    // invocation in this process against the twin's S3 (its S3 calls, not solving, take the time).
+    // A child that ended with its whole state would pass Step Functions' 256 KiB of gathered
+    // results near 250 ranges and fail the job with States.DataLimitExceeded, and no report.
+    const rows = readPuzzleSet('puzzles2_17_clue').slice(0, 2_000);
+    const path = 'ranges/many.txt';
+    const { report, summary } = await expectSameAsWhole(path, `${rows.join('\n')}\n`, 82, inProcess, 8);
+    expect(summary.ranges).toBe(2_000);
+    expect(report.counts.solved).toBe(2_000);
+    const reports = await s3.admin.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: `reports/${path}` }));
+    expect(reports.KeyCount).toBe(1);
+  }, 240_000);
 
   it('rejects a .csv without a puzzle column before cutting it: a report, no job', async () => {
     const path = 'ranges/no-column.csv';
