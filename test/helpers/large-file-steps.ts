@@ -2,7 +2,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { LargeFileJob } from '../../functions/contract/large-files.js';
 import { handleLargeFileEvent } from '../../functions/large-file/index.js';
 import type { StepInvoker } from '../../functions/local/large-file-run.js';
-import type { LargeFileStarter } from '../../functions/pipeline/large-file-starter.js';
+import type { LargeFileStarter } from '../../functions/pipeline/large-file-runs.js';
 
 /**
  * Each step of a large-file job run in this process with the client `client()` gives (the files
@@ -25,9 +25,12 @@ export function recordingStarter(): { jobs: LargeFileJob[]; startLargeFile: Larg
   const jobs: LargeFileJob[] = [];
   return {
     jobs,
-    startLargeFile: async (id, job) => {
-      jobs.push(job);
-      return { started: true, executionArn: `local:${id}` };
+    startLargeFile: {
+      runs: async () => [],
+      start: async (id, attempt, job) => {
+        jobs.push(job);
+        return { started: true, executionArn: `local:${id}-${attempt}` };
+      },
     },
   };
 }
