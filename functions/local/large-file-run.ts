@@ -33,6 +33,8 @@ export interface LargeFileRunOptions {
   maxConcurrency?: number;
   /** The retry waits, in seconds as RANGE_RETRY's; tests shorten them. */
   retryIntervalSeconds?: number;
+  /** Aborted when the execution is stopped (aborted, timed out): no further step starts, the fail step neither. */
+  signal?: AbortSignal;
 }
 
 export interface LargeFileRunSummary {
@@ -75,6 +77,7 @@ export async function runLargeFileJob(job: LargeFileJob, options: LargeFileRunOp
   /** A task with its retry rules: the fatal errors never retried, anything else RANGE_RETRY.retries times. */
   const task = async (event: LargeFileEvent): Promise<unknown> => {
     for (let attempt = 0; ; attempt++) {
+      if (options.signal?.aborted) throw new StepFailed('States.Stopped', 'the execution was stopped');
       summary.invocations++;
       const outcome = await options.invoke(event);
       if (outcome.ok) return outcome.result;
@@ -121,6 +124,7 @@ export async function runLargeFileJob(job: LargeFileJob, options: LargeFileRunOp
     const failed = error instanceof StepFailed ? error : new StepFailed('States.Runtime', String(error));
     summary.status = 'FAILED';
     summary.error = { Error: failed.error, Cause: failed.detail };
+    if (options.signal?.aborted) return summary;
     await task({ largeFile: 'fail', job, error: summary.error }).catch(() => undefined);
   }
   return summary;

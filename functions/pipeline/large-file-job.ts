@@ -30,7 +30,14 @@ import {
 import { ServiceError } from '../contract/service-error.js';
 import { logger } from '../observability/powertools.js';
 import { REPORT_OUTCOME_METADATA, SOURCE_ETAG_METADATA } from '../contract/service-layout.js';
-import { abortUpload, bareETag, type ExistingOutputs, headOrUndefined, isNotFound, readJson } from './object-versions.js';
+import {
+  abortUpload,
+  bareETag,
+  type ExistingOutputs,
+  headOrUndefined,
+  isNotFound,
+  readJson,
+} from './object-versions.js';
 import { planRanges, type RangePlanSettings, rangeBytesFor, sampledRangeBytes } from './range-plan.js';
 import { sampleSolveRate } from './range-sample.js';
 import { failedRuns, isOpen, type LargeFileStarter, type RunRecord } from './large-file-runs.js';
@@ -229,7 +236,10 @@ async function nextRun(
   jobId: string,
   starter: LargeFileStarter,
 ): Promise<
-  { open: RunRecord } | { answered: AnsweredOutcome } | { exhausted: number } | { attempt: number; failedBefore: number }
+  | { open: RunRecord }
+  | { answered: AnsweredOutcome }
+  | { exhausted: number }
+  | { attempt: number; failedBefore: number }
 > {
   const runs = await starter.runs(jobId);
   const last = runs.at(-1);
@@ -238,7 +248,11 @@ async function nextRun(
   if (last) {
     const report = await headOrUndefined(options.client, options.bucket, options.reportKey);
     const answers = bareETag(report?.Metadata?.[SOURCE_ETAG_METADATA]) === options.eTag;
-    if (answers && report?.ETag !== options.existing.report?.ETag && !mayTryAgain(report?.Metadata, FILE_TRIES_PER_VERSION))
+    if (
+      answers &&
+      report?.ETag !== options.existing.report?.ETag &&
+      !mayTryAgain(report?.Metadata, FILE_TRIES_PER_VERSION)
+    )
       return { answered: (report?.Metadata?.[REPORT_OUTCOME_METADATA] ?? 'solved') as AnsweredOutcome };
   }
   const failedBefore = failedRuns(runs);
@@ -257,7 +271,11 @@ export async function handOverToRanges(options: HandOverOptions): Promise<HandOv
   const starter = options.startLargeFile ?? (await import('./large-file-starter.js')).startWithStepFunctions;
   const next = await nextRun(options, jobId, starter);
   if ('open' in next) {
-    logger.info('File already being solved in ranges', { sourceKey: options.sourceKey, jobId, attempt: next.open.attempt });
+    logger.info('File already being solved in ranges', {
+      sourceKey: options.sourceKey,
+      jobId,
+      attempt: next.open.attempt,
+    });
     return { status: 'handed-over', started: false, attempt: next.open.attempt };
   }
   if ('answered' in next) return { status: 'answered', outcome: next.answered };

@@ -19,7 +19,11 @@ export interface FileReport {
   output: { key: string; written: boolean };
   format: FileKind | undefined;
   /** Why a rejected file was rejected, or a failed one failed. */
-  error?: { code: FormatErrorCode | 'TIME_LIMIT' | 'RANGES_FAILED' | 'TRIES_EXHAUSTED'; message: string; line?: number };
+  error?: {
+    code: FormatErrorCode | 'TIME_LIMIT' | 'RANGES_FAILED' | 'TRIES_EXHAUSTED';
+    message: string;
+    line?: number;
+  };
   /** Rows answered in the output. A rejected file's output was never written, so all are 0 there. */
   counts: ReportedCounts;
   /**
@@ -89,7 +93,10 @@ export function failureMetadata(kind: FailureKind, tries: number): Record<string
 
 /** A failed report whose cause can pass and whose version has tries left: an identical re-upload or the sweep tries it again. */
 export function mayTryAgain(metadata: Record<string, string> | undefined, triesPerVersion: number): boolean {
-  return metadata?.[FAILURE_METADATA] === 'transient' && Number(metadata[TRIES_METADATA] ?? triesPerVersion) < triesPerVersion;
+  return (
+    metadata?.[FAILURE_METADATA] === 'transient' &&
+    Number(metadata[TRIES_METADATA] ?? triesPerVersion) < triesPerVersion
+  );
 }
 
 /** What a failed report tells its reader to do, true to what the next upload or sweep will do. */
