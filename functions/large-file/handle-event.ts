@@ -1,6 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { FinishResult, LargeFileEvent, RangeStepResult } from '../contract/large-files.js';
-import { failLargeFile, finishLargeFile, sharedS3Client, solveRange } from '../pipeline/index.js';
+import { failLargeFile, finishLargeFile, rerunPutBackVersion, sharedS3Client, solveRange } from '../pipeline/index.js';
 
 export interface HandleLargeFileEventOptions {
   client?: S3Client;
@@ -31,6 +31,14 @@ export async function handleLargeFileEvent(
     case 'finish':
       return finishLargeFile(event.job, { client });
     case 'fail':
+      // A source replaced and then put back while the run ran: the run hands the version to its next.
+      if (
+        await rerunPutBackVersion(event.job, event.error, {
+          client,
+          ...(options.timeLeftMs ? { timeLeftMs: options.timeLeftMs } : {}),
+        })
+      )
+        return { outcome: 'superseded' };
       return failLargeFile(event.job, event.error, { client });
   }
 }

@@ -86,7 +86,7 @@ export class ExecutionRecords {
   /** Ends a running execution (once: a later end, e.g. the run's own after a stop, is ignored). */
   end(name: string, status: Exclude<ExecutionStatus, 'RUNNING'>, failure?: { error: string; cause: string }): boolean {
     const record = this.records.get(name);
-    if (!record || record.status !== 'RUNNING') return false;
+    if (record?.status !== 'RUNNING') return false;
     this.put({ ...record, status, stopDate: this.now(), ...(failure ? failure : {}) });
     return true;
   }

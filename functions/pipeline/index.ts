@@ -12,6 +12,7 @@ export { failLargeFile, finishLargeFile } from './finish-large-file.js';
 export { solveRange, stagingKeys } from './solve-range.js';
 export type { RangeTally } from './solve-range.js';
 export { handOverToRanges } from './large-file-job.js';
+export { rerunPutBackVersion } from './put-back.js';
 export type { LargeFileStarter, RunRecord, RunStatus, StartOutcome } from './large-file-runs.js';
 export { needsRanges, planRanges, rangeBytesFor, RANGE_BYTES_ENV } from './range-plan.js';
 export type { RangePlanSettings } from './range-plan.js';
