@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { S3Event } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  FILE_TRIES_PER_VERSION,
   FILES_TIMEOUT_ENV,
   LARGE_FILE_STATE_MACHINE_ENV,
   LOCAL_SFN_ENDPOINT_ENV,
@@ -209,6 +210,85 @@ describe('a run that ended without solving its version', () => {
     await settle();
     await expectSolvedNewest(key, A);
     expect(sfn.executions.has(runName(key, eTag, 2))).toBe(false);
+  });
+});
+
+describe('a failed run (issue 36 item 3): tried again while its failure can pass, within a bound', () => {
+  /** Every read of this version of `key` answered 500 InternalError: the run fails past its retries. */
+  const failReadsOf = (key: string) => proxy.failWhere(readOf(key, md5(A)));
+
+  async function reportHead(key: string) {
+    const reportKey = `${key.replace('incoming/', 'reports/')}.json`;
+    return s3.admin.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: reportKey }));
+  }
+
+  for (const by of ['an identical re-upload', 'the sweep'] as const)
+    it(`is tried again by ${by} after S3 errors failed it, as its report says, and ends solved`, async () => {
+      const key = `incoming/retries/${by === 'the sweep' ? 'sweep' : 'upload'}.txt`;
+      failReadsOf(key);
+      await upload(key, A);
+      await settle();
+      const failed = await s3.report(key);
+      expect(failed).toMatchObject({ outcome: 'failed', error: { code: 'RANGES_FAILED' } });
+      expect(failed.error!.message).toContain('upload the same file again (or wait for the nightly sweep)');
+      expect((await reportHead(key)).Metadata).toMatchObject({ failure: 'transient', tries: '1' });
+      proxy.failWhere(undefined);
+      if (by === 'the sweep') expect((await invokeFunction(sweepOf(key), { timeoutMs: TIMEOUT_MS })).ok).toBe(true);
+      else await upload(key, A);
+      await settle();
+      await expectSolvedNewest(key, A);
+      expect(sfn.executions.get(runName(key, md5(A), 2))?.status).toBe('SUCCEEDED');
+    });
+
+  it(`is not tried again once ${FILE_TRIES_PER_VERSION} runs of the version failed: the last report says so`, async () => {
+    const key = 'incoming/retries/for-good.txt';
+    failReadsOf(key);
+    for (let run = 1; run <= FILE_TRIES_PER_VERSION; run++) {
+      await upload(key, A);
+      await settle();
+      expect((await reportHead(key)).Metadata).toMatchObject({ failure: 'transient', tries: String(run) });
+    }
+    const last = await s3.report(key);
+    expect(last.error!.message).toContain(`tried ${FILE_TRIES_PER_VERSION} time(s) and is not tried again`);
+    const again = await invokeFunction(await s3.eventFor(key), { timeoutMs: TIMEOUT_MS });
+    expect(again).toMatchObject({ ok: true, result: [{ status: 'skipped', reason: 'already-failed' }] });
+    expect(sfn.executions.has(runName(key, md5(A), FILE_TRIES_PER_VERSION + 1))).toBe(false);
+    // Changed bytes are a new version, with tries of their own.
+    proxy.failWhere(undefined);
+    const changed = `${A}${EASY}\n`;
+    await upload(key, changed);
+    await settle();
+    await expectSolvedNewest(key, changed);
+  });
+
+  it('a timed-out run counts as a failed try: the version past its tries gets a failed report, not another run', async () => {
+    const key = 'incoming/retries/timed-out.txt';
+    for (let run = 1; run <= FILE_TRIES_PER_VERSION; run++) {
+      const firstRead = proxy.hold(readOf(key, md5(A)));
+      if (run === 1) await upload(key, A);
+      else expect((await invokeFunction(sweepOf(key), { timeoutMs: TIMEOUT_MS })).ok).toBe(true);
+      await firstRead.arrived;
+      expect(sfn.stop(runName(key, md5(A), run), 'TIMED_OUT')).toBe(true);
+      firstRead.release();
+      await settle();
+    }
+    expect((await invokeFunction(sweepOf(key), { timeoutMs: TIMEOUT_MS })).ok).toBe(true);
+    const report = await s3.report(key);
+    expect(report).toMatchObject({ outcome: 'failed', error: { code: 'TRIES_EXHAUSTED' } });
+    expect((await reportHead(key)).Metadata).toMatchObject({ failure: 'final', tries: String(FILE_TRIES_PER_VERSION) });
+    expect(sfn.executions.has(runName(key, md5(A), FILE_TRIES_PER_VERSION + 1))).toBe(false);
+  });
+
+  it('a rejected file (bad format) stays rejected: an identical re-upload and the sweep skip it', async () => {
+    const key = 'incoming/retries/no-column.csv';
+    const body = `name,grid\n${A_LINES.map((p, i) => `n${i},${p}`).join('\n')}\n`;
+    await upload(key, body);
+    await settle();
+    expect(await s3.report(key)).toMatchObject({ outcome: 'rejected', error: { code: 'NO_PUZZLE_COLUMN' } });
+    const again = await invokeFunction(await s3.eventFor(key), { timeoutMs: TIMEOUT_MS });
+    expect(again).toMatchObject({ ok: true, result: [{ status: 'skipped', reason: 'already-rejected' }] });
+    const swept = await invokeFunction(sweepOf(key), { timeoutMs: TIMEOUT_MS });
+    expect(JSON.stringify(swept)).toContain('already-rejected');
   });
 });
 
