@@ -159,6 +159,20 @@ describe('one key uploaded, replaced, deleted and put back, on the twin', () => 
     expect(sfn.executions.get(runName(key, md5(A), 2))?.status).toBe('SUCCEEDED');
   });
 
+  it('A, delete, A: A uploaded again after its run ended for the delete gets a run of its own', async () => {
+    const key = 'incoming/versions/deleted-then-back.txt';
+    const firstRead = proxy.hold(readOf(key, md5(A)));
+    await upload(key, A);
+    await firstRead.arrived;
+    await s3.admin.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: key }));
+    firstRead.release();
+    await settle();
+    expect(await s3.exists(`${key.replace('incoming/', 'reports/')}.json`)).toBe(false);
+    await upload(key, A);
+    await settle();
+    await expectSolvedNewest(key, A);
+  });
+
   it('A, delete, A while its run runs: the run that found A gone hands A, back again, to the next', async () => {
     const key = 'incoming/versions/delete.txt';
     const firstRead = proxy.hold(readOf(key, md5(A)));
