@@ -5,7 +5,7 @@
  * there (written aside, then renamed over the old one, so a kill never leaves half a record), and
  * the twin started again on the same folder finds its executions, the running ones to resume.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SFN_EXECUTION_NAME_RETENTION_DAYS, SFN_MAX_EXECUTION_NAME_CHARS } from '../contract/aws-quotas.js';
 
@@ -64,6 +64,7 @@ export class ExecutionRecords {
     const record = this.records.get(name);
     if (record?.stopDate !== undefined && this.now() - record.stopDate > SFN_EXECUTION_NAME_RETENTION_DAYS * DAY_MS) {
       this.records.delete(name);
+      if (this.directory) rmSync(this.fileOf(name), { force: true });
       return undefined;
     }
     return record;
@@ -77,10 +78,14 @@ export class ExecutionRecords {
   put(record: ExecutionRecord): void {
     this.records.set(record.name, record);
     if (!this.directory) return;
-    const file = path.join(this.directory, `${record.name}${RECORD_SUFFIX}`);
+    const file = this.fileOf(record.name);
     const aside = `${file}.${process.pid}.partial`;
     writeFileSync(aside, JSON.stringify(record));
     renameSync(aside, file);
+  }
+
+  private fileOf(name: string): string {
+    return path.join(this.directory ?? '', `${name}${RECORD_SUFFIX}`);
   }
 
   /** Ends a running execution (once: a later end, e.g. the run's own after a stop, is ignored). */
