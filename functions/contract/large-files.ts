@@ -168,8 +168,17 @@ export function stagingPrefixFor(jobId: string, attempt = 1): string {
 }
 
 /**
- * How many runs of one source version may fail in a way that can pass (throttling, S3 errors, a
- * run timed out or aborted) before an identical re-upload or the sweep stops trying it again: a
- * file that fails for good must not loop. Changing the file (a new ETag) starts its count anew.
+ * Written when an event for a version (a re-upload, a duplicate delivery, the sweep) finds its run
+ * open and leaves the version to it: the run, if it then ends without solving the source as it is
+ * now, starts the version's next attempt. Outside the run's own prefix, which its end removes.
+ */
+export function askedAgainKeyFor(jobId: string, attempt = 1): string {
+  return `${prefixes.staging}asked-again/${jobId}-${attempt}`;
+}
+
+/**
+ * How many runs of one source version may end without solving it (failed, timed out, aborted)
+ * before an identical re-upload or the sweep stops trying it again: a file that fails for good
+ * must not loop. Changing the file (a new ETag) starts its count anew.
  */
 export const FILE_TRIES_PER_VERSION = 3;

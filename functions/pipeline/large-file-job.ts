@@ -20,6 +20,7 @@ import {
   splitLines,
 } from '../formats/index.js';
 import {
+  askedAgainKeyFor,
   FILE_TRIES_PER_VERSION,
   type LargeFileJob,
   largeFileJobId,
@@ -85,7 +86,8 @@ export class TriesExhaustedError extends ServiceError<'TRIES_EXHAUSTED'> {
   constructor(readonly tries: number) {
     super(
       'TRIES_EXHAUSTED',
-      `The file was solved in ranges ${tries} time(s) and each run failed, timed out or was stopped. ` +
+      `The file was solved in ranges ${tries} time(s) and no run finished it: each failed, timed out, ` +
+        'was stopped or found the file replaced while it ran. ' +
         retryAdvice('final', tries, FILE_TRIES_PER_VERSION),
     );
   }
@@ -271,6 +273,15 @@ export async function handOverToRanges(options: HandOverOptions): Promise<HandOv
   const starter = options.startLargeFile ?? (await import('./large-file-starter.js')).startWithStepFunctions;
   const next = await nextRun(options, jobId, starter);
   if ('open' in next) {
+    // The run is asked again: should it end without solving the source as it then is (replaced
+    // and put back while it ran, or failed), it hands the version on instead of this event.
+    await client.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: askedAgainKeyFor(jobId, next.open.attempt),
+        Body: new Uint8Array(0),
+      }),
+    );
     logger.info('File already being solved in ranges', {
       sourceKey: options.sourceKey,
       jobId,

@@ -34,14 +34,11 @@ export function isOpen(run: RunRecord): boolean {
 }
 
 /**
- * A run that ended because the source changed under it (SourceChangedError, possibly as the cause
- * of the map's own error): not a failure of this version, and not counted against its tries.
+ * Runs that ended without solving the version: failed, timed out, aborted. A run whose source was
+ * replaced under it ends FAILED too, and counts: Step Functions passes a Distributed Map's own
+ * error (States.ExceedToleratedFailureThreshold), not its child's, so why a run failed is not
+ * known here; only a version put back again and again reaches the bound that way.
  */
-export function endedBySourceChange(run: Pick<RunRecord, 'error' | 'cause'>): boolean {
-  return `${run.error ?? ''} ${run.cause ?? ''}`.includes('SourceChangedError');
-}
-
-/** Runs that ended without solving the version for a reason of its own (failed, timed out, aborted). */
 export function failedRuns(runs: readonly RunRecord[]): number {
-  return runs.filter((run) => !isOpen(run) && run.status !== 'SUCCEEDED' && !endedBySourceChange(run)).length;
+  return runs.filter((run) => !isOpen(run) && run.status !== 'SUCCEEDED').length;
 }
