@@ -40,11 +40,16 @@ let s3: TestS3;
 let proxy: S3Proxy;
 let sfn: LocalStepFunctions;
 const saved: Record<string, string | undefined> = {};
+/** S3 events delivered so far (an upload's event arrives just after S3 answers the upload). */
+let deliveries = 0;
 
 beforeAll(async () => {
   // Every incoming/ upload is one asynchronous invocation, retried as Lambda retries it (s3-service.ts).
   s3 = await startTestS3({
-    onObjectCreated: (event: S3Event) => invokeFunctionAsync(event, { timeoutMs: TIMEOUT_MS, retryDelayMs: 10 }),
+    onObjectCreated: (event: S3Event) => {
+      deliveries++;
+      return invokeFunctionAsync(event, { timeoutMs: TIMEOUT_MS, retryDelayMs: 10 });
+    },
   });
   proxy = await startS3Proxy(s3.server.endpoint);
   sfn = await startStackStepFunctions(s3.server.endpoint, s3.bucket, TIMEOUT_MS, { retryIntervalSeconds: 0 });
@@ -83,7 +88,9 @@ beforeEach(() => {
 
 /** Uploads `body` at `key` and waits until its event has been handled (not for the runs it starts). */
 async function upload(key: string, body: string): Promise<string> {
+  const before = deliveries;
   const eTag = (await s3.put(key, body)).replace(/"/g, '');
+  await until(() => deliveries > before);
   await s3.server.settled();
   return eTag;
 }
@@ -314,4 +321,12 @@ function sweepOf(key: string) {
 /** The ETag S3 gives a single-part upload of `body`. */
 function md5(body: string): string {
   return createHash('md5').update(body).digest('hex');
+}
+
+async function until(probe: () => boolean, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
