@@ -213,9 +213,12 @@ export async function solveSplit(
     bucket: BUCKET,
     ...keys,
     ranges: rangeBytes === undefined ? plan : { ...plan, rangeBytes },
-    startLargeFile: async (id, job) => {
-      jobs.push(job);
-      return { started: true, executionArn: `local:${id}` };
+    startLargeFile: {
+      runs: async () => [],
+      start: async (id, attempt, job) => {
+        jobs.push(job);
+        return { started: true, executionArn: `local:${id}-${attempt}` };
+      },
     },
   });
   const handOverMs = performance.now() - started;

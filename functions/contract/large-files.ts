@@ -103,8 +103,16 @@ export interface LargeFileJob {
   ranges: number;
   /** How `rangeBytes` was chosen (absent in jobs planned before the sample: the conservative plan). */
   sizing?: RangeSizing;
-  /** `staging/<jobId>/`: the job's work objects, removed when it ends. */
+  /** `staging/<jobId>-<attempt>/`: the job's work objects, removed when it ends. */
   stagingPrefix: string;
+  /**
+   * Which run of this source version the job is (1 first; absent in jobs planned before runs were
+   * counted: 1). It names the execution (largeFileExecutionName) and the staging prefix, so a run
+   * that failed, timed out or was aborted never blocks the next one, nor leaves it its work objects.
+   */
+  attempt?: number;
+  /** Earlier runs of this version that failed in a way that can pass (counted against FILE_TRIES_PER_VERSION). */
+  failedBefore?: number;
   /** The solve map's items, a JSON array of RangeItem. */
   manifestKey: string;
   /** The ETags of the output and report when the job started (absent: none): their writes are conditional on them. */
@@ -136,16 +144,41 @@ export interface FinishResult {
   outcome?: 'solved' | 'superseded';
 }
 
-/** A job per source version: its id names the execution (idempotent StartExecution) and its staging prefix. */
+/** A source version's id: a hash of its key and ETag. Its runs are named after it (largeFileExecutionName). */
 export function largeFileJobId(sourceKey: string, eTag: string): string {
   return createHash('sha256').update(`${sourceKey}\n${eTag}`).digest('hex').slice(0, 40);
 }
 
-/** Execution names: at most 80 characters of [A-Za-z0-9-_]. */
-export function largeFileExecutionName(jobId: string): string {
-  return `file-${jobId}`;
+/** Every execution of the large-file machine is named so: `file-<version id>-<attempt>`. */
+export const LARGE_FILE_EXECUTION_PREFIX = 'file-';
+
+/**
+ * Run `attempt` of a source version: `file-<40 hex>-<attempt>`, at most 55 characters of
+ * [a-z0-9-] (within SFN_MAX_EXECUTION_NAME_CHARS and AWS's character rules). A name stays taken
+ * for SFN_EXECUTION_NAME_RETENTION_DAYS after its run ends, whatever the status: a run that ended
+ * without solving the version (failed, timed out, aborted, superseded) is followed by attempt + 1.
+ */
+export function largeFileExecutionName(jobId: string, attempt = 1): string {
+  return `${LARGE_FILE_EXECUTION_PREFIX}${jobId}-${attempt}`;
 }
 
-export function stagingPrefixFor(jobId: string): string {
-  return `${prefixes.staging}${jobId}/`;
+/** A run's own work objects: `staging/<version id>-<attempt>/`. */
+export function stagingPrefixFor(jobId: string, attempt = 1): string {
+  return `${prefixes.staging}${jobId}-${attempt}/`;
 }
+
+/**
+ * Written when an event for a version (a re-upload, a duplicate delivery, the sweep) finds its run
+ * open and leaves the version to it: the run, if it then ends without solving the source as it is
+ * now, starts the version's next attempt. Outside the run's own prefix, which its end removes.
+ */
+export function askedAgainKeyFor(jobId: string, attempt = 1): string {
+  return `${prefixes.staging}asked-again/${jobId}-${attempt}`;
+}
+
+/**
+ * How many runs of one source version may end without solving it (failed, timed out, aborted)
+ * before an identical re-upload or the sweep stops trying it again: a file that fails for good
+ * must not loop. Changing the file (a new ETag) starts its count anew.
+ */
+export const FILE_TRIES_PER_VERSION = 3;

@@ -1,6 +1,17 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { FinishResult, LargeFileEvent, RangeStepResult } from '../contract/large-files.js';
-import { failLargeFile, finishLargeFile, sharedS3Client, solveRange } from '../pipeline/index.js';
+import {
+  failLargeFile,
+  finishLargeFile,
+  forgetAskedAgain,
+  removeStaging,
+  rerunAskedAgain,
+  sharedS3Client,
+  solveRange,
+} from '../pipeline/index.js';
+
+const timeLeft = (options: HandleLargeFileEventOptions) =>
+  options.timeLeftMs ? { timeLeftMs: options.timeLeftMs } : {};
 
 export interface HandleLargeFileEventOptions {
   client?: S3Client;
@@ -28,9 +39,19 @@ export async function handleLargeFileEvent(
       });
       return { index: tally.index, rows: tally.counts.rows, ...(next ? { next } : {}) };
     }
-    case 'finish':
-      return finishLargeFile(event.job, { client });
+    case 'finish': {
+      const finished = await finishLargeFile(event.job, { client });
+      // Superseded: the source was another version at the check; if it is this one again and was
+      // asked for meanwhile, the version gets its next run.
+      if (finished.outcome === 'superseded') await rerunAskedAgain(event.job, { client, ...timeLeft(options) });
+      else if (finished.outcome === 'solved') await forgetAskedAgain(event.job, client);
+      return finished;
+    }
     case 'fail':
+      if (await rerunAskedAgain(event.job, { client, ...timeLeft(options) })) {
+        await removeStaging(client, event.job);
+        return { outcome: 'superseded' };
+      }
       return failLargeFile(event.job, event.error, { client });
   }
 }

@@ -66,6 +66,8 @@ export interface AslRunOptions {
   /** Told each retry, and each Map's item count as it starts. */
   onRetry?: () => void;
   onMap?: (state: string, items: number) => void;
+  /** Aborted when the execution is stopped (aborted, timed out): no state or retry starts after it, and no Catch sees it. */
+  signal?: AbortSignal;
 }
 
 function evaluate(rule: ChoiceRule, input: unknown): boolean {
@@ -86,6 +88,7 @@ export class AslRun {
     let name = machine.StartAt;
     let data = input;
     for (;;) {
+      this.throwIfStopped();
       const state = machine.States[name]!;
       checkStateData(name, 'has an input', data);
       let step: { output: unknown; next?: string | undefined };
@@ -93,6 +96,7 @@ export class AslRun {
         step = await this.state(name, state, data);
       } catch (error) {
         const failure = asFailure(error);
+        if (this.options.signal?.aborted) throw failure;
         const catcher = state.Catch?.find((c) => matches(c.ErrorEquals, failure.error));
         if (!catcher) throw failure;
         step = {
@@ -105,6 +109,10 @@ export class AslRun {
       name = step.next;
       data = step.output;
     }
+  }
+
+  private throwIfStopped(): void {
+    if (this.options.signal?.aborted) throw new StateFailed('States.Stopped', 'the execution was stopped');
   }
 
   private async state(
@@ -164,6 +172,7 @@ export class AslRun {
   private async retrying(retriers: Retrier[], attempt: () => Promise<unknown>): Promise<unknown> {
     const used = new Map<Retrier, number>();
     for (;;) {
+      this.throwIfStopped();
       try {
         return await attempt();
       } catch (error) {

@@ -27,6 +27,8 @@ export interface LargeFileRunOptions {
   retryIntervalSeconds?: number;
   /** The definition to run (default: the deployed one, from the synthesized template). */
   definition?: AslMachine;
+  /** Aborted when the execution is stopped (aborted, timed out): no further step starts, the fail step neither. */
+  signal?: AbortSignal;
 }
 
 export interface LargeFileRunSummary {
@@ -58,6 +60,7 @@ export async function runLargeFileJob(job: LargeFileJob, options: LargeFileRunOp
     bucket: job.bucket,
     ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
     ...(options.retryIntervalSeconds === undefined ? {} : { retryIntervalSeconds: options.retryIntervalSeconds }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
     invoke: async (payload) => {
       summary.invocations++;
       const event = payload as LargeFileEvent;
@@ -78,6 +81,8 @@ export async function runLargeFileJob(job: LargeFileJob, options: LargeFileRunOp
     const failed = error instanceof StateFailed ? error : new StateFailed('States.Runtime', String(error));
     summary.status = 'FAILED';
     summary.error = { Error: failed.error, Cause: failed.detail };
+    // A stopped execution ends there, as in AWS: its ReportFailure never runs (the AslRun skipped it).
+    if (options.signal?.aborted) return summary;
   }
   return summary;
 }

@@ -29,6 +29,23 @@ const HASHED = '~sha256-';
 const OBJECT_SUFFIX = '._S3rver_object';
 const KEY_SUFFIX = '._S3rver_key';
 const UPLOADS_DIR = '._S3rver_uploads';
+const METADATA_SUFFIX = '._S3rver_metadata.json';
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A file whole or not at all: written aside, then renamed over the old one. */
+async function writeWhole(file: string, content: string): Promise<void> {
+  const aside = `${file}.${randomBytes(6).toString('hex')}.partial`;
+  await writeFile(aside, content);
+  await rename(aside, file);
+}
 
 function storedSegment(segment: string): string {
   if (Buffer.byteLength(segment) <= SEGMENT_BYTES && !segment.startsWith(HASHED)) return segment;
@@ -120,6 +137,55 @@ export class LongKeyStore extends FilesystemStore {
     }
   }
 
+  /**
+   * s3rver writes the metadata in place: a process killed mid-write leaves a truncated
+   * `._S3rver_metadata.json`, and every listing that reaches it answers 500. Written aside and
+   * renamed over, a record is whole or absent, whenever the process dies.
+   */
+  override async putMetadata(
+    bucket: string,
+    key: string,
+    metadata: Record<string, unknown>,
+    md5?: string,
+  ): Promise<void> {
+    // What s3rver keeps: the standard headers it allows and the user's x-amz-meta-*.
+    const kept = Object.fromEntries(
+      Object.entries(metadata ?? {}).filter(
+        ([name]) => S3Object.ALLOWED_METADATA.includes(name) || name.startsWith('x-amz-meta-'),
+      ),
+    );
+    if (md5) await writeWhole(this.getResourcePath(bucket, key, 'object.md5'), md5);
+    await writeWhole(this.getResourcePath(bucket, key, 'metadata.json'), JSON.stringify(kept, null, 2));
+  }
+
+  /**
+   * Removes every object of `bucket` whose metadata does not parse (written in place by an older
+   * twin killed mid-write): its write never completed, so S3 would not hold it. Returns their keys.
+   */
+  async removeHalfWritten(bucket: string): Promise<string[]> {
+    const removed: string[] = [];
+    const visit = async (folder: string): Promise<void> => {
+      const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+      for (const entry of entries) {
+        const file = path.join(folder, entry.name);
+        if (entry.isDirectory()) await visit(file);
+        else if (entry.name.endsWith(METADATA_SUFFIX)) {
+          const text = await readFile(file, 'utf8').catch(() => undefined);
+          if (text === undefined || parses(text)) continue;
+          const stem = file.slice(0, -METADATA_SUFFIX.length);
+          await Promise.all(
+            [OBJECT_SUFFIX, `${OBJECT_SUFFIX}.md5`, METADATA_SUFFIX, KEY_SUFFIX].map((suffix) =>
+              unlink(`${stem}${suffix}`).catch(() => undefined),
+            ),
+          );
+          removed.push(path.relative(this.getBucketPath(bucket), stem));
+        }
+      }
+    };
+    await visit(this.getBucketPath(bucket));
+    return removed;
+  }
+
   /** Metadata read and the file opened under the key's lock: once open, the reader holds that version whatever comes after. */
   override getObject(bucket: string, key: string, options?: { start?: number; end?: number }) {
     return keyLocks.run(bucket, key, () => super.getObject(bucket, key, options));
@@ -200,7 +266,8 @@ export class LongKeyStore extends FilesystemStore {
     const metadata = await Promise.all(
       listed.map((key) =>
         this.getMetadata(bucket, key).catch((error: unknown) => {
-          if (isMissing(error)) return undefined;
+          // Gone since it was listed, or left half-written by a killed process: not an object S3 would list.
+          if (isMissing(error) || error instanceof SyntaxError) return undefined;
           throw error;
         }),
       ),

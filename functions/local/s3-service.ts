@@ -10,7 +10,7 @@ import { endWarmEnvironments, invokeFunctionAsync } from './executions.js';
 import { LOCAL_ACCESS_KEY, startS3Server } from './s3-server.js';
 import { seedSamples } from './s3-samples.js';
 import { filesConcurrency, filesTimeoutMs } from './stack-limits.js';
-import { startStackStepFunctions, useLocalStepFunctions } from './step-functions-server.js';
+import { executionsDirectoryFor, startStackStepFunctions, useLocalStepFunctions } from './step-functions-server.js';
 
 /** The shape start.ts runs (kept structural: importing start.ts would start it). */
 export interface RunningS3Service {
@@ -48,7 +48,9 @@ export async function startS3Service(context: { fail(error: Error): void }): Pro
   useFilesFunctionCredentials(process.env);
   // A file too large for one invocation is handed to the large-file state machine: played here,
   // its ranges several at once, each an execution of its own ended at the function's timeout.
+  // Its executions are kept beside the S3 data, so a restarted `npm start` resumes the ones it left running.
   const sfn = await startStackStepFunctions(server.endpoint, server.bucket, timeoutMs, {
+    dataDirectory: executionsDirectoryFor(server.directory),
     onExecutionDone: (name, summary) =>
       process.stderr.write(
         `large file ${name}: ${summary.status}, ${summary.ranges} ranges, ${summary.invocations} invocations` +

@@ -35,6 +35,9 @@ const server = new S3rver({
 // Keys up to S3's 1,024 bytes, whatever the length of their segments (see long-key-store.ts).
 const store = new LongKeyStore(directory);
 server.store = server.context.store = store;
+// An object whose metadata an earlier process was killed writing never completed: it goes.
+for (const key of await store.removeHalfWritten(bucket))
+  process.stderr.write(`local S3: removed ${key}: its metadata was cut short by a process killed mid-write\n`);
 
 // Every caller's key is known to s3rver (it checks only that a key exists), and every request is
 // decided by the synthesized policies before s3rver's routes see it.

@@ -93,6 +93,8 @@ declare module 's3rver/lib/models/object.js' {
     key: string;
     content: unknown;
     metadata: Record<string, unknown>;
+    /** The standard headers kept as metadata (x-amz-meta-* are kept too). */
+    static ALLOWED_METADATA: string[];
   }
   export default S3Object;
 }

@@ -9,7 +9,12 @@ import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand } from '@a
 import type { S3Client } from '@aws-sdk/client-s3';
 import { contentTypeFor, emptyRowCounts, levelHistogram } from '../formats/index.js';
 import type { RowCounts } from '../formats/index.js';
-import type { FinishResult, LargeFileJob, RangeItem } from '../contract/large-files.js';
+import {
+  FILE_TRIES_PER_VERSION,
+  type FinishResult,
+  type LargeFileJob,
+  type RangeItem,
+} from '../contract/large-files.js';
 import {
   REPORT_OUTCOME_METADATA,
   SOURCE_ETAG_METADATA,
@@ -27,7 +32,7 @@ import {
   writeCondition,
   readJson,
 } from './object-versions.js';
-import { reportedFailure, type FileReport } from './report.js';
+import { type FailureKind, failureMetadata, reportedFailure, retryAdvice, type FileReport } from './report.js';
 import { assembleStagedOutput, type StagedPiece } from './staged-output.js';
 import { type RangeTally, stagingKeys } from './solve-range.js';
 
@@ -88,7 +93,7 @@ function sumCounts(tallies: readonly RangeTally[]): RowCounts {
 }
 
 /** Removes the job's staging objects; what cannot be removed, the bucket's lifecycle rule removes. */
-async function removeStaging(client: S3Client, job: LargeFileJob): Promise<void> {
+export async function removeStaging(client: S3Client, job: LargeFileJob): Promise<void> {
   try {
     const objects = await listAll(client, job.bucket, job.stagingPrefix);
     for (let i = 0; i < objects.length; i += 1000) {
@@ -107,7 +112,12 @@ async function removeStaging(client: S3Client, job: LargeFileJob): Promise<void>
   }
 }
 
-async function writeReport(client: S3Client, job: LargeFileJob, report: FileReport): Promise<void> {
+async function writeReport(
+  client: S3Client,
+  job: LargeFileJob,
+  report: FileReport,
+  metadata: Record<string, string> = {},
+): Promise<void> {
   await checkSourceUnchanged(client, job.bucket, job.sourceKey, job.eTag);
   await client.send(
     new PutObjectCommand({
@@ -119,6 +129,7 @@ async function writeReport(client: S3Client, job: LargeFileJob, report: FileRepo
         [SOURCE_ETAG_METADATA]: job.eTag,
         [SOURCE_KEY_METADATA]: sourceKeyMetadata(job.sourceKey),
         [REPORT_OUTCOME_METADATA]: report.outcome,
+        ...metadata,
       },
       ...writeCondition(job.reportETag),
     }),
@@ -245,6 +256,10 @@ export async function failLargeFile(
   const cause = parseCause(error.Cause);
   // A range's own error reaches here only inside the map's (States.ExceedToleratedFailureThreshold).
   const timeLimit = error.Error === 'TimeLimitError' || (error.Cause ?? '').includes('TimeLimitError');
+  // A range that needs more than an invocation fails the same way again; anything else (throttling,
+  // S3 errors, a run cut short) can pass, and an identical re-upload or the sweep tries it again.
+  const failure: FailureKind = timeLimit ? 'final' : 'transient';
+  const tries = (job.failedBefore ?? 0) + 1;
   const report: FileReport = {
     ...(await baseReport(client, job)),
     outcome: 'failed',
@@ -254,7 +269,7 @@ export async function failLargeFile(
       message: timeLimit
         ? cause
         : `The file was cut into ${job.ranges} ranges and could not be finished: ${error.Error ?? 'error'}: ${cause}. ` +
-          'Upload it again to retry.',
+          retryAdvice(failure, tries, FILE_TRIES_PER_VERSION),
     },
     counts: { ...emptyRowCounts(), rowsReadBeforeError: 0 },
     failures: [],
@@ -264,7 +279,7 @@ export async function failLargeFile(
   };
   try {
     if (error.Error === 'SourceChangedError') throw new SourceChangedError(job.sourceKey);
-    await writeReport(client, job, report);
+    await writeReport(client, job, report, failureMetadata(failure, tries));
     recordFile('failed');
     logger.error('File solved in ranges failed: a failed report says why', {
       sourceKey: job.sourceKey,

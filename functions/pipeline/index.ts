@@ -8,11 +8,12 @@ export type { ProcessObjectOptions, ProcessObjectResult, SkipReason } from './pr
 export { createS3Client, s3ClientSettingsFromEnv, sharedS3Client } from './s3-client.js';
 export type { S3ClientSettings } from './s3-client.js';
 export type { FileReport, ReportedCounts, ReportedFailure } from './report.js';
-export { failLargeFile, finishLargeFile } from './finish-large-file.js';
+export { failLargeFile, finishLargeFile, removeStaging } from './finish-large-file.js';
 export { solveRange, stagingKeys } from './solve-range.js';
 export type { RangeTally } from './solve-range.js';
 export { handOverToRanges } from './large-file-job.js';
-export type { LargeFileStarter, StartOutcome } from './large-file-starter.js';
+export { forgetAskedAgain, rerunAskedAgain } from './put-back.js';
+export type { LargeFileStarter, RunRecord, RunStatus, StartOutcome } from './large-file-runs.js';
 export { needsRanges, planRanges, rangeBytesFor, RANGE_BYTES_ENV } from './range-plan.js';
 export type { RangePlanSettings } from './range-plan.js';
 export { assembleStagedOutput, planParts } from './staged-output.js';

@@ -20,6 +20,8 @@ import {
   splitLines,
 } from '../formats/index.js';
 import {
+  askedAgainKeyFor,
+  FILE_TRIES_PER_VERSION,
   type LargeFileJob,
   largeFileJobId,
   type RangeItem,
@@ -28,10 +30,19 @@ import {
 } from '../contract/large-files.js';
 import { ServiceError } from '../contract/service-error.js';
 import { logger } from '../observability/powertools.js';
-import { abortUpload, bareETag, type ExistingOutputs, isNotFound, readJson } from './object-versions.js';
+import { REPORT_OUTCOME_METADATA, SOURCE_ETAG_METADATA } from '../contract/service-layout.js';
+import {
+  abortUpload,
+  bareETag,
+  type ExistingOutputs,
+  headOrUndefined,
+  isNotFound,
+  readJson,
+} from './object-versions.js';
 import { planRanges, type RangePlanSettings, rangeBytesFor, sampledRangeBytes } from './range-plan.js';
 import { sampleSolveRate } from './range-sample.js';
-import type { LargeFileStarter } from './large-file-starter.js';
+import { failedRuns, isOpen, type LargeFileStarter, type RunRecord } from './large-file-runs.js';
+import { mayTryAgain, retryAdvice } from './report.js';
 import { byteCounter, stopBeforeTimeout, TimeLimitError } from './time-limit.js';
 
 export interface HandOverOptions {
@@ -49,16 +60,38 @@ export interface HandOverOptions {
   timeLeftMs?: () => number;
   startLargeFile?: LargeFileStarter;
   /**
+   * Set by the run that asks for its successor (attempt `supersedes`, whose source was replaced and
+   * put back while it ran): that run, still open while it asks, counts as ended.
+   */
+  supersedes?: number;
+  /**
    * Size ranges by a sample of the file (default). False after a run that stopped for time: the
    * little time left goes to the hand-over itself, and the ranges take the conservative plan.
    */
   sample?: boolean;
 }
 
+type AnsweredOutcome = 'solved' | 'rejected' | 'failed';
+
 export type HandOverResult =
-  | { status: 'handed-over'; job: LargeFileJob; started: boolean }
+  | { status: 'handed-over'; job?: LargeFileJob; started: boolean; attempt: number }
+  /** A run of this version ended and wrote its report since this invocation looked: nothing to do. */
+  | { status: 'answered'; outcome: AnsweredOutcome }
   | { status: 'rejected'; error: FormatError; rowsRead: number }
-  | { status: 'failed'; error: TimeLimitError };
+  | { status: 'failed'; error: TimeLimitError | TriesExhaustedError };
+
+/** The version's runs failed as often as FILE_TRIES_PER_VERSION allows: not tried again for these bytes. */
+export class TriesExhaustedError extends ServiceError<'TRIES_EXHAUSTED'> {
+  override readonly name = 'TriesExhaustedError';
+  constructor(readonly tries: number) {
+    super(
+      'TRIES_EXHAUSTED',
+      `The file was solved in ranges ${tries} time(s) and no run finished it: each failed, timed out, ` +
+        'was stopped or found the file replaced while it ran. ' +
+        retryAdvice('final', tries, FILE_TRIES_PER_VERSION),
+    );
+  }
+}
 
 /** A .gz that failed to inflate, and how many lines came out of it first (the report says how far reading got). */
 class InflateError extends ServiceError<'BAD_GZIP'> {
@@ -195,19 +228,77 @@ async function sizeRanges(
   return { rangeBytes, sizing: { by: 'sample', ...bounds, sample } };
 }
 
-/** Plans the file's ranges, writes the manifest and starts its job (or finds it started). */
+/**
+ * The run this hand-over is for: none when the version has a run going (a duplicate event, the
+ * sweep) or when its report was written since this invocation looked (a run just ended); else the
+ * next attempt, unless the version's runs have failed FILE_TRIES_PER_VERSION times.
+ */
+async function nextRun(
+  options: HandOverOptions,
+  jobId: string,
+  starter: LargeFileStarter,
+): Promise<
+  | { open: RunRecord }
+  | { answered: AnsweredOutcome }
+  | { exhausted: number }
+  | { attempt: number; failedBefore: number }
+> {
+  const runs = await starter.runs(jobId);
+  const last = runs.at(-1);
+  // The run that asks for its successor (its source was put back while it ran) is ending.
+  if (last && isOpen(last) && last.attempt > (options.supersedes ?? 0)) return { open: last };
+  if (last) {
+    const report = await headOrUndefined(options.client, options.bucket, options.reportKey);
+    const answers = bareETag(report?.Metadata?.[SOURCE_ETAG_METADATA]) === options.eTag;
+    if (
+      answers &&
+      report?.ETag !== options.existing.report?.ETag &&
+      !mayTryAgain(report?.Metadata, FILE_TRIES_PER_VERSION)
+    )
+      return { answered: (report?.Metadata?.[REPORT_OUTCOME_METADATA] ?? 'solved') as AnsweredOutcome };
+  }
+  const failedBefore = failedRuns(runs);
+  if (failedBefore >= FILE_TRIES_PER_VERSION) return { exhausted: failedBefore };
+  return { attempt: (last?.attempt ?? 0) + 1, failedBefore };
+}
+
+/**
+ * Plans the file's ranges, writes the manifest and starts its run (or finds one going). Each run of
+ * a version is an attempt of its own (its execution name and staging prefix), so a run that failed,
+ * timed out, was aborted or was superseded never stops the version from being solved by the next.
+ */
 export async function handOverToRanges(options: HandOverOptions): Promise<HandOverResult> {
   const { client, bucket, kind } = options;
   const jobId = largeFileJobId(options.sourceKey, options.eTag);
-  const stagingPrefix = stagingPrefixFor(jobId);
-  const start = options.startLargeFile ?? (await import('./large-file-starter.js')).startWithStepFunctions;
-  // A duplicate event of a version already handed over starts the same job again (Step Functions
-  // answers with the running execution, or that the name was used) instead of planning anew,
-  // which would overwrite the staging copy the running job's ranges read.
+  const starter = options.startLargeFile ?? (await import('./large-file-starter.js')).startWithStepFunctions;
+  const next = await nextRun(options, jobId, starter);
+  if ('open' in next) {
+    // The run is asked again: should it end without solving the source as it then is (replaced
+    // and put back while it ran, or failed), it hands the version on instead of this event.
+    await client.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: askedAgainKeyFor(jobId, next.open.attempt),
+        Body: new Uint8Array(0),
+      }),
+    );
+    logger.info('File already being solved in ranges', {
+      sourceKey: options.sourceKey,
+      jobId,
+      attempt: next.open.attempt,
+    });
+    return { status: 'handed-over', started: false, attempt: next.open.attempt };
+  }
+  if ('answered' in next) return { status: 'answered', outcome: next.answered };
+  if ('exhausted' in next) return { status: 'failed', error: new TriesExhaustedError(next.exhausted) };
+  const { attempt, failedBefore } = next;
+  const stagingPrefix = stagingPrefixFor(jobId, attempt);
+  // A duplicate event that planned this attempt first: start its job (the same input is the same
+  // execution) instead of planning anew over the staging copy its ranges read.
   const planned = await readJob(client, bucket, `${stagingPrefix}job.json`);
   if (planned) {
-    const outcome = await start(jobId, planned);
-    return { status: 'handed-over', job: planned, started: outcome.started };
+    const outcome = await starter.start(jobId, attempt, planned);
+    return { status: 'handed-over', job: planned, started: outcome.started, attempt };
   }
   let readKey = options.sourceKey;
   let readETag = options.eTag;
@@ -255,6 +346,8 @@ export async function handOverToRanges(options: HandOverOptions): Promise<HandOv
     ranges,
     sizing: sizing.sizing,
     stagingPrefix,
+    attempt,
+    ...(failedBefore > 0 ? { failedBefore } : {}),
     manifestKey,
     ...(options.existing.output?.ETag ? { outputETag: options.existing.output.ETag } : {}),
     ...(options.existing.report?.ETag ? { reportETag: options.existing.report.ETag } : {}),
@@ -268,7 +361,7 @@ export async function handOverToRanges(options: HandOverOptions): Promise<HandOv
       ContentType: 'application/json',
     }),
   );
-  const outcome = await start(jobId, job);
+  const outcome = await starter.start(jobId, attempt, job);
   logger.info(
     outcome.started ? 'File too large for one invocation: solved in ranges' : 'File already being solved in ranges',
     {
@@ -280,7 +373,8 @@ export async function handOverToRanges(options: HandOverOptions): Promise<HandOv
       rangeBytes,
       sizing: sizing.sizing,
       jobId,
+      attempt,
     },
   );
-  return { status: 'handed-over', job, started: outcome.started };
+  return { status: 'handed-over', job, started: outcome.started, attempt };
 }

@@ -1,20 +1,19 @@
 /**
- * Starting the large-file state machine: one execution per source version, named after it, so a
- * duplicate S3 event (or the sweep) finds the job already started instead of starting a second.
+ * Starting the large-file state machine: the runs of one source version are executions named
+ * `file-<version id>-<attempt>` (largeFileExecutionName). Step Functions keeps a name for 90 days
+ * after its run ends, whatever the status, so a name per version alone would block a version whose
+ * run failed, timed out, was aborted or was superseded: the next run takes the next attempt. Which
+ * attempts exist, and how each ended, is asked of Step Functions itself (DescribeExecution), so a
+ * duplicate S3 event or the sweep finds a running run instead of starting a second.
  */
-import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import {
   LARGE_FILE_STATE_MACHINE_ENV,
   LOCAL_SFN_ENDPOINT_ENV,
   largeFileExecutionName,
-  type LargeFileJob,
 } from '../contract/large-files.js';
 import { ServiceError } from '../contract/service-error.js';
-
-export type StartOutcome = { started: true; executionArn: string } | { started: false; reason: 'already-started' };
-
-/** Starts the job's execution; `already-started` when its name was used (the job runs, or ran). */
-export type LargeFileStarter = (jobId: string, job: LargeFileJob) => Promise<StartOutcome>;
+import type { LargeFileStarter, RunRecord } from './large-file-runs.js';
 
 export class LargeFileNotConfiguredError extends ServiceError<'LARGE_FILE_NOT_CONFIGURED'> {
   override readonly name = 'LargeFileNotConfiguredError';
@@ -26,15 +25,18 @@ export class LargeFileNotConfiguredError extends ServiceError<'LARGE_FILE_NOT_CO
   }
 }
 
+/** A version with more runs than any sequence of uploads makes: asking further would be a loop. */
+const MAX_RUNS_LISTED = 1000;
+
 let client: SFNClient | undefined;
 
 /**
  * Step Functions, at the ARN in the function's environment. This module (and the SDK client with
  * it) is loaded on first use (large-file-job.ts imports it lazily): only a file too large for one
- * invocation pays for it. Locally the twin's Step Functions
- * endpoint answers it (AWS_ENDPOINT_URL_SFN), deciding the call against the synthesized policies.
+ * invocation pays for it. Locally the twin's Step Functions endpoint answers it
+ * (SUDOKU_LOCAL_SFN_ENDPOINT), deciding each call against the synthesized policies.
  */
-export const startWithStepFunctions: LargeFileStarter = async (jobId, job) => {
+function stepFunctions(): { client: SFNClient; stateMachineArn: string } {
   const stateMachineArn = process.env[LARGE_FILE_STATE_MACHINE_ENV];
   if (!stateMachineArn) throw new LargeFileNotConfiguredError();
   // The twin's endpoint, signed with the function's local key (as its S3 client is); in AWS the role's.
@@ -51,20 +53,60 @@ export const startWithStepFunctions: LargeFileStarter = async (jobId, job) => {
         }
       : {},
   );
+  return { client, stateMachineArn };
+}
+
+function executionArnOf(stateMachineArn: string, name: string): string {
+  return `${stateMachineArn.replace(':stateMachine:', ':execution:')}:${name}`;
+}
+
+async function describe(jobId: string, attempt: number): Promise<RunRecord | undefined> {
+  const sfn = stepFunctions();
   try {
-    const answer = await client.send(
-      new StartExecutionCommand({
-        stateMachineArn,
-        name: largeFileExecutionName(jobId),
-        input: JSON.stringify({ job }),
+    const answer = await sfn.client.send(
+      new DescribeExecutionCommand({
+        executionArn: executionArnOf(sfn.stateMachineArn, largeFileExecutionName(jobId, attempt)),
       }),
     );
-    return { started: true, executionArn: answer.executionArn ?? '' };
+    return {
+      attempt,
+      status: answer.status ?? 'RUNNING',
+      ...(answer.error ? { error: answer.error } : {}),
+      ...(answer.cause ? { cause: answer.cause } : {}),
+    };
   } catch (error) {
-    // A name used by a running execution with another input, or by a finished one: either way
-    // this version's job exists; a second would solve the same file twice.
-    if ((error as { name?: string }).name === 'ExecutionAlreadyExists')
-      return { started: false, reason: 'already-started' };
+    if ((error as { name?: string }).name === 'ExecutionDoesNotExist') return undefined;
     throw error;
   }
+}
+
+export const startWithStepFunctions: LargeFileStarter = {
+  runs: async (jobId) => {
+    const runs: RunRecord[] = [];
+    for (let attempt = 1; attempt <= MAX_RUNS_LISTED; attempt++) {
+      const run = await describe(jobId, attempt);
+      if (!run) break;
+      runs.push(run);
+    }
+    return runs;
+  },
+  start: async (jobId, attempt, job) => {
+    const sfn = stepFunctions();
+    try {
+      const answer = await sfn.client.send(
+        new StartExecutionCommand({
+          stateMachineArn: sfn.stateMachineArn,
+          name: largeFileExecutionName(jobId, attempt),
+          input: JSON.stringify({ job }),
+        }),
+      );
+      return { started: true, executionArn: answer.executionArn ?? '' };
+    } catch (error) {
+      // Another delivery of the same upload planned and started this attempt first (same name,
+      // another input): that run is this version's; a second would solve the same file twice.
+      if ((error as { name?: string }).name !== 'ExecutionAlreadyExists') throw error;
+      const run = await describe(jobId, attempt);
+      return { started: false, reason: 'already-started', status: run?.status ?? 'RUNNING' };
+    }
+  },
 };

@@ -23,7 +23,8 @@ import {
   SOURCE_KEY_METADATA,
   sourceKeyMetadata,
 } from '../contract/service-layout.js';
-import { reportedCounts, reportedFailure } from './report.js';
+import { failureMetadata, mayTryAgain, reportedCounts, reportedFailure } from './report.js';
+import { FILE_TRIES_PER_VERSION } from '../contract/large-files.js';
 import type { FileReport } from './report.js';
 import {
   abortUpload,
@@ -37,9 +38,9 @@ import {
   writeCondition,
 } from './object-versions.js';
 import { stopBeforeTimeout, TimeLimitError } from './time-limit.js';
-import { handOverToRanges } from './large-file-job.js';
+import { handOverToRanges, TriesExhaustedError } from './large-file-job.js';
 import { needsRanges, rangePlanSettingsFromEnv, type RangePlanSettings } from './range-plan.js';
-import type { LargeFileStarter } from './large-file-starter.js';
+import type { LargeFileStarter } from './large-file-runs.js';
 
 /**
  * Multipart part size. S3's minimum is 5 MiB; 8 MiB keeps a 1M-puzzle output (about 82 MB) at
@@ -73,6 +74,8 @@ export interface ProcessObjectOptions {
   ranges?: RangePlanSettings;
   /** Starts the large-file state machine (default: Step Functions, at the ARN in the environment). */
   startLargeFile?: LargeFileStarter;
+  /** Set by a run of the large-file machine asking for its successor (see HandOverOptions.supersedes). */
+  supersedes?: number;
 }
 
 /** Why a file was not solved by this run (see ProcessObjectResult). */
@@ -118,7 +121,10 @@ function alreadyHandled(
     head?.Metadata?.[SOURCE_KEY_METADATA] === sourceKeyMetadata(sourceKey);
   if (!answers(report)) return undefined;
   const outcome = report?.Metadata?.[REPORT_OUTCOME_METADATA];
-  if (outcome === 'rejected' || outcome === 'failed') return outcome;
+  if (outcome === 'rejected') return outcome;
+  // A failure that can pass (throttling, S3 errors, a run cut short) is tried again, a bounded
+  // number of times per version; one that would fail the same way is not.
+  if (outcome === 'failed') return mayTryAgain(report?.Metadata, FILE_TRIES_PER_VERSION) ? undefined : outcome;
   return answers(output) ? 'solved' : undefined;
 }
 
@@ -256,6 +262,8 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
   const tally = new FileTally({ ...(options.failureCap === undefined ? {} : { failureCap: options.failureCap }) });
   let rejection: FormatError | undefined = detected.ok ? undefined : detected.error;
   let timeLimit: TimeLimitError | undefined;
+  /** The version's runs in ranges used every try (FILE_TRIES_PER_VERSION): reported as failed, for good. */
+  let exhausted: TriesExhaustedError | undefined;
   /**
    * A 412 on a conditional write, or the source replaced: either the source changed (this run's
    * answers are stale: it stops, and the new version's own event answers it) or another run of
@@ -293,10 +301,13 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
     try {
       const handed = await handOver(kind);
       if (handed.status === 'handed-over') return { status: 'skipped', reason: 'handed-over', sourceKey, eTag };
+      if (handed.status === 'answered')
+        return { status: 'skipped', reason: `already-${handed.outcome}`, sourceKey, eTag };
       if (handed.status === 'rejected') {
         rejection = handed.error;
         tally.readAhead(handed.rowsRead);
-      } else timeLimit = handed.error;
+      } else if (handed.error instanceof TriesExhaustedError) exhausted = handed.error;
+      else timeLimit = handed.error;
     } catch (error) {
       if (isConflict(error)) return supersededOrThrow(error);
       recordFile('failed');
@@ -325,15 +336,22 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
           'Upload it uncompressed: a plain file is solved in ranges, as many as it needs.',
       );
     if (timeLimit && !kind.gzip && kind.format !== 'json') {
+      const { rowsRead, seconds } = timeLimit;
       try {
         const handed = await handOver(kind, false);
+        if (handed.status === 'answered')
+          return { status: 'skipped', reason: `already-${handed.outcome}`, sourceKey, eTag };
+        if (handed.status === 'failed' && handed.error instanceof TriesExhaustedError) {
+          exhausted = handed.error;
+          timeLimit = undefined;
+        }
         if (handed.status === 'handed-over') {
           logger.warn('File slower than planned: one invocation was not enough, handed over to ranges', {
             bucket,
             sourceKey,
             eTag,
-            rowsRead: timeLimit.rowsRead,
-            seconds: timeLimit.seconds,
+            rowsRead,
+            seconds,
           });
           return { status: 'skipped', reason: 'handed-over', sourceKey, eTag };
         }
@@ -349,14 +367,15 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
   }
 
   const durationMs = performance.now() - started;
-  const unwritten = rejection !== undefined || timeLimit !== undefined;
+  const failure = exhausted ?? timeLimit;
+  const unwritten = rejection !== undefined || failure !== undefined;
   const report: FileReport = {
     source: { bucket, key: sourceKey, eTag, size: head.ContentLength },
-    outcome: timeLimit ? 'failed' : rejection ? 'rejected' : 'solved',
+    outcome: failure ? 'failed' : rejection ? 'rejected' : 'solved',
     output: { key: options.outputKey, written: !unwritten },
     format: kind,
     ...(rejection ? { error: rejection.toJSON() } : {}),
-    ...(timeLimit ? { error: { code: timeLimit.code, message: timeLimit.message } } : {}),
+    ...(failure ? { error: { code: failure.code, message: failure.message } } : {}),
     // A rejected or failed file's answers were never written: its report counts none of them.
     counts: reportedCounts(tally, unwritten),
     ...(grade ? { levels: levelHistogram(unwritten ? [] : tally.levels) } : {}),
@@ -380,6 +399,8 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
           [SOURCE_ETAG_METADATA]: eTag,
           [SOURCE_KEY_METADATA]: sourceKeyMetadata(sourceKey),
           [REPORT_OUTCOME_METADATA]: report.outcome,
+          // Either cause would fail the same way again: the version is not tried again.
+          ...(failure ? failureMetadata('final', exhausted ? exhausted.tries : 1) : {}),
         },
         ...writeCondition(existing.report?.ETag),
       }),
@@ -398,7 +419,12 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
     counts: report.counts,
     durationMs: report.durationMs,
   };
-  if (timeLimit)
+  if (exhausted)
+    logger.error('File not tried again: its runs in ranges used every try; a failed report says why', {
+      ...summary,
+      error: report.error,
+    });
+  else if (timeLimit)
     logger.error('File stopped for time: no output written, a failed report says why', {
       ...summary,
       error: report.error,

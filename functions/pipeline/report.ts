@@ -19,7 +19,11 @@ export interface FileReport {
   output: { key: string; written: boolean };
   format: FileKind | undefined;
   /** Why a rejected file was rejected, or a failed one failed. */
-  error?: { code: FormatErrorCode | 'TIME_LIMIT' | 'RANGES_FAILED'; message: string; line?: number };
+  error?: {
+    code: FormatErrorCode | 'TIME_LIMIT' | 'RANGES_FAILED' | 'TRIES_EXHAUSTED';
+    message: string;
+    line?: number;
+  };
   /** Rows answered in the output. A rejected file's output was never written, so all are 0 there. */
   counts: ReportedCounts;
   /**
@@ -71,4 +75,36 @@ export function reportedCounts(tally: FileTally, rejected: boolean): ReportedCou
 
 export function reportedFailure(failure: RowFailure): ReportedFailure {
   return { status: failure.status, ...failure.problem };
+}
+
+/**
+ * A failed report's user metadata: `failure` says whether its cause can pass (`transient`:
+ * throttling, S3 errors, a run cut short) or would fail the same way (`final`: the file needs more
+ * than one invocation, or every try was used); `tries` counts the runs of this version that failed.
+ */
+export const FAILURE_METADATA = 'failure';
+export const TRIES_METADATA = 'tries';
+
+export type FailureKind = 'transient' | 'final';
+
+export function failureMetadata(kind: FailureKind, tries: number): Record<string, string> {
+  return { [FAILURE_METADATA]: kind, [TRIES_METADATA]: String(tries) };
+}
+
+/** A failed report whose cause can pass and whose version has tries left: an identical re-upload or the sweep tries it again. */
+export function mayTryAgain(metadata: Record<string, string> | undefined, triesPerVersion: number): boolean {
+  return (
+    metadata?.[FAILURE_METADATA] === 'transient' &&
+    Number(metadata[TRIES_METADATA] ?? triesPerVersion) < triesPerVersion
+  );
+}
+
+/** What a failed report tells its reader to do, true to what the next upload or sweep will do. */
+export function retryAdvice(kind: FailureKind, tries: number, triesPerVersion: number): string {
+  if (kind === 'transient' && tries < triesPerVersion)
+    return (
+      `This can pass: upload the same file again (or wait for the nightly sweep) and it is tried again ` +
+      `(try ${tries} of ${triesPerVersion} for these bytes).`
+    );
+  return `It was tried ${tries} time(s) and is not tried again for these bytes: change the file (or split it) and upload it again.`;
 }

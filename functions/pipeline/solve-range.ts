@@ -14,7 +14,7 @@ import type { RowCounts, RowFailure } from '../formats/index.js';
 import type { LargeFileJob, RangeItem } from '../contract/large-files.js';
 import { batchSolverFor, solverThreads } from '../parallel/index.js';
 import { logger } from '../observability/powertools.js';
-import { abortUpload, isPreconditionFailed, SourceChangedError } from './object-versions.js';
+import { abortUpload, isNotFound, isPreconditionFailed, SourceChangedError } from './object-versions.js';
 import { DEFAULT_PART_SIZE, DEFAULT_QUEUE_SIZE } from './process-object.js';
 import { csvHeaderOf, readFrom } from './large-file-job.js';
 import { byteCounter, stopBeforeTimeout, timeMarginMs } from './time-limit.js';
@@ -207,8 +207,8 @@ export async function solveRange(
     };
     return { tally: rangeTally, next };
   } catch (error) {
-    // The source (or its inflated copy) was replaced: this job's answers are stale.
-    if (isPreconditionFailed(error)) throw new SourceChangedError(job.sourceKey);
+    // The source (or its inflated copy) was replaced or removed: this job's answers are stale.
+    if (isPreconditionFailed(error) || isNotFound(error)) throw new SourceChangedError(job.sourceKey);
     throw error;
   }
 }

@@ -13,6 +13,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import {
+  LARGE_FILE_EXECUTION_PREFIX,
   LARGE_FILE_STATE_MACHINE_ENV,
   LARGE_FILE_STATES,
   type LargeFileEvent,
@@ -87,6 +88,8 @@ export class LargeFile extends Construct {
   readonly stateMachine: sfn.StateMachine;
   /** Built from the fixed name, so the files function's environment and grant need no Ref to the machine. */
   readonly stateMachineArn: string;
+  /** The executions the files function starts: `execution:<machine>:file-*`. */
+  readonly fileExecutionsArn: string;
 
   constructor(scope: Construct, id: string, props: LargeFileProps) {
     super(scope, id);
@@ -96,6 +99,12 @@ export class LargeFile extends Construct {
       service: 'states',
       resource: 'stateMachine',
       resourceName: name,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+    this.fileExecutionsArn = stack.formatArn({
+      service: 'states',
+      resource: 'execution',
+      resourceName: `${name}:${LARGE_FILE_EXECUTION_PREFIX}*`,
       arnFormat: ArnFormat.COLON_RESOURCE_NAME,
     });
     const fatal = [...RANGE_RETRY.fatal];
@@ -237,6 +246,15 @@ export class LargeFile extends Construct {
         resources: [this.stateMachineArn],
       }),
     );
+    // How a version's earlier runs ended (functions/pipeline/large-file-starter.ts): only this
+    // machine's executions, and only those it names after files.
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: 'DescribeLargeFileRuns',
+        actions: ['states:DescribeExecution'],
+        resources: [this.fileExecutionsArn],
+      }),
+    );
     fn.addToRolePolicy(
       new iam.PolicyStatement({
         sid: 'WorkInStaging',
@@ -257,6 +275,12 @@ export class LargeFile extends Construct {
     Validations.of((props.handler.role as iam.Role).node.findChild('DefaultPolicy')).acknowledge({
       id: staging,
       reason: `A job's work objects are named by its id at run time; the wildcard covers only the ${prefixes.staging} prefix of the service's own bucket.`,
+    });
+    const name = largeFileStateMachineName(Stack.of(this).stackName);
+    Validations.of((props.handler.role as iam.Role).node.findChild('DefaultPolicy')).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:${name}:${LARGE_FILE_EXECUTION_PREFIX}*]`,
+      reason:
+        "A file's runs are named by its version and attempt at run time; DescribeExecution only, on this machine's file runs.",
     });
     parts.acknowledgeLogDeliveryAndTracing(this.stateMachine);
     parts.acknowledgeDistributedMapPolicy(this.stateMachine, Object.values(LARGE_FILE_STATES));

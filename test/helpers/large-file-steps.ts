@@ -1,5 +1,5 @@
 import type { LargeFileJob } from '../../functions/contract/large-files.js';
-import type { LargeFileStarter } from '../../functions/pipeline/large-file-starter.js';
+import type { LargeFileStarter } from '../../functions/pipeline/large-file-runs.js';
 
 // The in-process steps are the split benchmark's too.
 export { inProcessSteps } from '../../bench/large-file-steps.js';
@@ -9,9 +9,12 @@ export function recordingStarter(): { jobs: LargeFileJob[]; startLargeFile: Larg
   const jobs: LargeFileJob[] = [];
   return {
     jobs,
-    startLargeFile: async (id, job) => {
-      jobs.push(job);
-      return { started: true, executionArn: `local:${id}` };
+    startLargeFile: {
+      runs: async () => [],
+      start: async (id, attempt, job) => {
+        jobs.push(job);
+        return { started: true, executionArn: `local:${id}-${attempt}` };
+      },
     },
   };
 }

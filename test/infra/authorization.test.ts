@@ -9,7 +9,12 @@ import { callerFor } from '../../functions/local/iam/local-callers.js';
 import { dataBucketId, localPolicyModel } from '../../functions/local/iam/local-policies.js';
 import { buildPolicyModel, type PolicyModel } from '../../functions/local/iam/policy-model.js';
 import { type CloudFormationTemplate, TemplateResolver } from '../../functions/local/iam/resolve-template.js';
-import { LARGE_FILE_STATE_MACHINE_ENV, LARGE_FILE_STATES } from '../../functions/contract/large-files.js';
+import {
+  LARGE_FILE_STATE_MACHINE_ENV,
+  LARGE_FILE_STATES,
+  largeFileExecutionName,
+  largeFileJobId,
+} from '../../functions/contract/large-files.js';
 import { mapStates } from '../../infra/constructs/batch-run.js';
 import type { S3EventRoute } from '../../infra/settings.js';
 import { synth } from './helpers.js';
@@ -25,6 +30,12 @@ interface Edge {
   context?: Record<string, string>;
   allowed: boolean;
 }
+
+/** A state machine's executions: `arn:...:execution:<machine>`, the name to follow after a colon. */
+const executionsOf = (machineArn: string): string => machineArn.replace(':stateMachine:', ':execution:');
+/** A file's run as the files function names it (largeFileExecutionName). */
+const fileRun = (machineArn: string): string =>
+  `${executionsOf(machineArn)}:${largeFileExecutionName(largeFileJobId('incoming/a.txt', 'e1'), 2)}`;
 
 function templateFor(route: S3EventRoute): CloudFormationTemplate {
   return synth({ s3Events: route }).template.toJSON() as CloudFormationTemplate;
@@ -208,6 +219,25 @@ function edgesOf(template: CloudFormationTemplate, model: PolicyModel, route: S3
     allow('files -> StartExecution large-file', filesRole, 'states:StartExecution', largeFileArnInEnv),
     deny('files may not start the batch run', filesRole, 'states:StartExecution', run.arn),
     deny('files may not start the starter', filesRole, 'states:StartExecution', starter.arn),
+    // How a version's earlier runs ended: this machine's file runs only.
+    allow(
+      'files -> DescribeExecution of a file run',
+      filesRole,
+      'states:DescribeExecution',
+      fileRun(largeFileArnInEnv),
+    ),
+    deny(
+      'files may not describe other executions of it',
+      filesRole,
+      'states:DescribeExecution',
+      `${executionsOf(largeFileArnInEnv)}:other`,
+    ),
+    deny(
+      'files may not describe batch runs',
+      filesRole,
+      'states:DescribeExecution',
+      `${executionsOf(run.arn)}:file-x-1`,
+    ),
     ...(
       [
         ['PutObject staging/ (manifest, range answers)', 's3:PutObject', 'staging/j1/ranges.json'],
@@ -235,6 +265,7 @@ function edgesOf(template: CloudFormationTemplate, model: PolicyModel, route: S3
     allow('API -> X-Ray', apiRole, 'xray:PutTraceSegments', '*'),
     deny("API may not write the files function's logs", apiRole, 'logs:PutLogEvents', logStream('FilesSolver')),
     deny('API may not start the large-file machine', apiRole, 'states:StartExecution', largeFile.arn),
+    deny('API may not describe file runs', apiRole, 'states:DescribeExecution', fileRun(largeFileArnInEnv)),
     deny('API may not read staging/', apiRole, 's3:GetObject', object('staging/j1/ranges.json')),
 
     // API Gateway -> the API function, every route (the $default route catches the rest).

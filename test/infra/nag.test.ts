@@ -33,6 +33,7 @@ describe('cdk-nag AwsSolutions', () => {
         // staging/: the files function's work objects, and the large-file machine's manifest reader
         'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/staging/*]',
         'AwsSolutions-IAM5[Resource::<StorageBucket5CB7C8EA.Arn>/staging/*]',
+        'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:Sudoku-large-file:file-*]',
         // X-Ray on the roles of the API function, the files function, the run, the starter and the
         // large-file machine (+ log delivery)
         'AwsSolutions-IAM5[Resource::*]',

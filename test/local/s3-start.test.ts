@@ -1,6 +1,7 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { executionsDirectoryFor } from '../../functions/local/step-functions-server.js';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +20,8 @@ afterAll(async () => {
     await new Promise((resolve) => started!.once('exit', resolve));
   }
   rmSync(dataDir, { recursive: true, force: true });
+  // Where `npm start` keeps its Step Functions executions, beside the S3 data.
+  rmSync(executionsDirectoryFor(dataDir), { recursive: true, force: true });
 });
 
 function waitForOutput(child: ChildProcess, pattern: RegExp, ms = 30_000): Promise<string> {

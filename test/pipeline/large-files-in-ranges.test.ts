@@ -182,9 +182,12 @@ describe('a file solved in ranges', () => {
       sourceKey: `incoming/${path}`,
       ...keysOf(path),
       ranges: { timeoutSeconds: 900, threads: 1, rangeBytes: 1000 },
-      startLargeFile: async () => {
-        started++;
-        return { started: true, executionArn: 'x' };
+      startLargeFile: {
+        runs: async () => [],
+        start: async () => {
+          started++;
+          return { started: true, executionArn: 'x' };
+        },
       },
     });
     expect(started).toBe(0);
