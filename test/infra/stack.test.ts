@@ -207,14 +207,23 @@ describe('functions', () => {
 });
 
 describe('least privilege on the bucket', () => {
-  it('the files function reads only incoming/*, batch/*, solved/* and reports/* (the idempotency HeadObject), writes only solved/* and reports/*, and works in staging/*', () => {
+  it('the files function reads only incoming/*, batch/*, solved/* and reports/* (the idempotency HeadObject), writes only solved/* and reports/*, works in staging/*, and deletes in solved/* only conditionally', () => {
     expect(s3Grants('files')).toEqual({
       's3:GetObject': ['batch/*', 'incoming/*', 'reports/*', 'solved/*', 'staging/*'],
       's3:PutObject': ['reports/*', 'solved/*', 'staging/*'],
       's3:AbortMultipartUpload': ['reports/*', 'solved/*', 'staging/*'],
-      's3:DeleteObject': ['staging/*'],
+      's3:DeleteObject': ['solved/*', 'staging/*'],
       's3:ListBucket': [''],
     });
+  });
+
+  it('the files function deletes in solved/* only with If-Match (a superseded output, never blind)', () => {
+    const deletes = roleStatements('files').filter(
+      (s) => s.Effect === 'Allow' && ([] as string[]).concat(s.Action).includes('s3:DeleteObject'),
+    );
+    const solved = deletes.filter((s) => JSON.stringify(s.Resource).includes('solved/'));
+    expect(solved).toHaveLength(1);
+    expect(solved[0]).toMatchObject({ Condition: { Null: { 's3:if-match': 'false' } } });
   });
 
   it("the files function is denied writing reports/runs/*, the batch run's own result files", () => {
