@@ -1,12 +1,15 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { FinishResult, LargeFileEvent, RangeStepResult } from '../contract/large-files.js';
 import { failLargeFile, finishLargeFile, sharedS3Client, solveRange } from '../pipeline/index.js';
+import type { S3RetrySettings } from '../pipeline/index.js';
 
 export interface HandleLargeFileEventOptions {
   client?: S3Client;
   timeLeftMs?: () => number;
   /** Passed on to solveRange (tests hand a range over at once). */
   handOverAfterMs?: number;
+  /** Passed on to the finish and fail steps: each S3 call's own retries (tests shorten the waits). */
+  s3Retry?: S3RetrySettings;
 }
 
 /**
@@ -29,8 +32,11 @@ export async function handleLargeFileEvent(
       return { index: tally.index, rows: tally.counts.rows, ...(next ? { next } : {}) };
     }
     case 'finish':
-      return finishLargeFile(event.job, { client });
+      return finishLargeFile(event.job, { client, ...(options.s3Retry ? { retry: options.s3Retry } : {}) });
     case 'fail':
-      return failLargeFile(event.job, event.error, { client });
+      return failLargeFile(event.job, event.error, {
+        client,
+        ...(options.s3Retry ? { retry: options.s3Retry } : {}),
+      });
   }
 }
