@@ -1,6 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { LargeFileJob } from '../../functions/contract/large-files.js';
-import { handleLargeFileEvent } from '../../functions/large-file/index.js';
+import { handleLargeFileEvent, type HandleLargeFileEventOptions } from '../../functions/large-file/index.js';
 import type { StepInvoker } from '../../functions/local/large-file-run.js';
 import type { LargeFileStarter } from '../../functions/pipeline/large-file-starter.js';
 
@@ -10,7 +10,7 @@ import type { LargeFileStarter } from '../../functions/pipeline/large-file-start
  * Functions sees it: its name, and Lambda's error payload as the cause.
  */
 export const inProcessSteps =
-  (client: () => S3Client, options: { handOverAfterMs?: number } = {}): StepInvoker =>
+  (client: () => S3Client, options: Omit<HandleLargeFileEventOptions, 'client' | 'timeLeftMs'> = {}): StepInvoker =>
   async (event) => {
     try {
       return { ok: true, result: await handleLargeFileEvent(event, { client: client(), ...options }) };
