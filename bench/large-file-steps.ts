@@ -1,5 +1,5 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { handleLargeFileEvent } from '../functions/large-file/index.js';
+import { type HandleLargeFileEventOptions, handleLargeFileEvent } from '../functions/large-file/index.js';
 import type { StepInvoker } from '../functions/local/large-file-run.js';
 
 /**
@@ -8,7 +8,7 @@ import type { StepInvoker } from '../functions/local/large-file-run.js';
  * Functions sees it: its name, and Lambda's error payload as the cause.
  */
 export const inProcessSteps =
-  (client: () => S3Client, options: { handOverAfterMs?: number } = {}): StepInvoker =>
+  (client: () => S3Client, options: Omit<HandleLargeFileEventOptions, 'client' | 'timeLeftMs'> = {}): StepInvoker =>
   async (event) => {
     try {
       return { ok: true, result: await handleLargeFileEvent(event, { client: client(), ...options }) };

@@ -9,6 +9,7 @@ import {
   sharedS3Client,
   solveRange,
 } from '../pipeline/index.js';
+import type { S3RetrySettings } from '../pipeline/index.js';
 
 const timeLeft = (options: HandleLargeFileEventOptions) =>
   options.timeLeftMs ? { timeLeftMs: options.timeLeftMs } : {};
@@ -18,6 +19,8 @@ export interface HandleLargeFileEventOptions {
   timeLeftMs?: () => number;
   /** Passed on to solveRange (tests hand a range over at once). */
   handOverAfterMs?: number;
+  /** Passed on to the finish and fail steps: each S3 call's own retries (tests shorten the waits). */
+  s3Retry?: S3RetrySettings;
 }
 
 /**
@@ -40,7 +43,8 @@ export async function handleLargeFileEvent(
       return { index: tally.index, rows: tally.counts.rows, ...(next ? { next } : {}) };
     }
     case 'finish': {
-      const finished = await finishLargeFile(event.job, { client });
+      const retry = options.s3Retry ? { retry: options.s3Retry } : {};
+      const finished = await finishLargeFile(event.job, { client, ...retry });
       // Superseded: the source was another version at the check; if it is this one again and was
       // asked for meanwhile, the version gets its next run.
       if (finished.outcome === 'superseded') await rerunAskedAgain(event.job, { client, ...timeLeft(options) });
@@ -49,9 +53,12 @@ export async function handleLargeFileEvent(
     }
     case 'fail':
       if (await rerunAskedAgain(event.job, { client, ...timeLeft(options) })) {
-        await removeStaging(client, event.job);
+        await removeStaging(client, event.job, options.s3Retry);
         return { outcome: 'superseded' };
       }
-      return failLargeFile(event.job, event.error, { client });
+      return failLargeFile(event.job, event.error, {
+        client,
+        ...(options.s3Retry ? { retry: options.s3Retry } : {}),
+      });
   }
 }

@@ -3,7 +3,8 @@
  * middleware after the authorization and before s3rver's routes.
  * - Conditional requests: `If-Match` / `If-None-Match` on GET and HEAD (412 PreconditionFailed,
  *   304 Not Modified) and on PutObject and CompleteMultipartUpload (412, or 404 NoSuchKey for an
- *   `If-Match` on a missing key), checked and written as one under the key's lock.
+ *   `If-Match` on a missing key), and `If-Match` on DeleteObject (S3's conditional deletes: 412 on
+ *   another ETag, 404 NoSuchKey on a missing key), each checked and done as one under the key's lock.
  * - AbortMultipartUpload (s3rver answers 405 and keeps the parts): the upload and its parts are
  *   removed, 204; an unknown upload is 404 NoSuchUpload.
  * - ListMultipartUploads (s3rver answers 501): the uploads in progress, by key.
@@ -158,7 +159,8 @@ export function s3ConsistencyMiddleware(store: LongKeyStore) {
     const reads = method === 'GET' || method === 'HEAD';
     const writes =
       (method === 'PUT' && ctx.query.partNumber === undefined) ||
-      (method === 'POST' && ctx.query.uploadId !== undefined);
+      (method === 'POST' && ctx.query.uploadId !== undefined) ||
+      (method === 'DELETE' && ifMatch !== undefined);
     if (!reads && !writes) return next();
     await keyLocks.run(bucket, key, async () => {
       const eTag = await currentETag(bucket, key);

@@ -4,6 +4,9 @@
  * quoted field: both need what the ranges before it counted), and once none is left assembles
  * the output and writes the file's one report; `failLargeFile` reports a job that cannot finish.
  * Either way the job's staging objects are removed.
+ * The output and report are written by job-writes.ts (never a superseded version's answer left
+ * standing). Every S3 call is retried on its own (s3-retry.ts): a step of hundreds of calls must
+ * not fail on one 503 the ranges would have survived.
  */
 import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -15,24 +18,13 @@ import {
   type LargeFileJob,
   type RangeItem,
 } from '../contract/large-files.js';
-import {
-  REPORT_OUTCOME_METADATA,
-  SOURCE_ETAG_METADATA,
-  SOURCE_KEY_METADATA,
-  sourceKeyMetadata,
-} from '../contract/service-layout.js';
+import { SOURCE_ETAG_METADATA, SOURCE_KEY_METADATA, sourceKeyMetadata } from '../contract/service-layout.js';
 import { logger, recordFile, recordSolves } from '../observability/powertools.js';
 import { mapBounded } from './concurrency.js';
-import {
-  bareETag,
-  checkSourceUnchanged,
-  headOrUndefined,
-  isPreconditionFailed,
-  SourceChangedError,
-  writeCondition,
-  readJson,
-} from './object-versions.js';
+import { headOrUndefined, readJson, SourceChangedError } from './object-versions.js';
+import { checkSource, landOverCurrent, superseded, withdrawOutput, writeReport } from './job-writes.js';
 import { type FailureKind, failureMetadata, reportedFailure, retryAdvice, type FileReport } from './report.js';
+import { retryS3, type S3RetrySettings } from './s3-retry.js';
 import { assembleStagedOutput, type StagedPiece } from './staged-output.js';
 import { type RangeTally, stagingKeys } from './solve-range.js';
 
@@ -40,15 +32,26 @@ const REPORT_FAILURES = 100;
 
 export interface FinishOptions {
   client: S3Client;
+  /** Each S3 call's own retries (default S3_RETRY; tests shorten the waits). */
+  retry?: S3RetrySettings;
 }
 
 /** Every object under `prefix`, with its size. */
-async function listAll(client: S3Client, bucket: string, prefix: string): Promise<StagedPiece[]> {
+async function listAll(
+  client: S3Client,
+  bucket: string,
+  prefix: string,
+  retry?: S3RetrySettings,
+): Promise<StagedPiece[]> {
   const found: StagedPiece[] = [];
   let token: string | undefined;
   do {
-    const page = await client.send(
-      new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}) }),
+    const page = await retryS3(
+      () =>
+        client.send(
+          new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}) }),
+        ),
+      retry,
     );
     for (const object of page.Contents ?? []) found.push({ key: object.Key!, size: object.Size ?? 0 });
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
@@ -57,9 +60,11 @@ async function listAll(client: S3Client, bucket: string, prefix: string): Promis
 }
 
 /** Every piece's tally, in file order; throws unless they cover the whole file, end to end. */
-async function readTallies(client: S3Client, job: LargeFileJob): Promise<RangeTally[]> {
-  const keys = await listAll(client, job.bucket, `${job.stagingPrefix}tally/`);
-  const tallies = await mapBounded(keys, 16, ({ key }) => readJson<RangeTally>(client, job.bucket, key));
+async function readTallies(client: S3Client, job: LargeFileJob, retry?: S3RetrySettings): Promise<RangeTally[]> {
+  const keys = await listAll(client, job.bucket, `${job.stagingPrefix}tally/`, retry);
+  const tallies = await mapBounded(keys, 16, ({ key }) =>
+    retryS3(() => readJson<RangeTally>(client, job.bucket, key), retry),
+  );
   let covered = 0;
   for (const tally of tallies) {
     if (tally.start !== covered) break;
@@ -93,15 +98,19 @@ function sumCounts(tallies: readonly RangeTally[]): RowCounts {
 }
 
 /** Removes the job's staging objects; what cannot be removed, the bucket's lifecycle rule removes. */
-export async function removeStaging(client: S3Client, job: LargeFileJob): Promise<void> {
+export async function removeStaging(client: S3Client, job: LargeFileJob, retry?: S3RetrySettings): Promise<void> {
   try {
-    const objects = await listAll(client, job.bucket, job.stagingPrefix);
+    const objects = await listAll(client, job.bucket, job.stagingPrefix, retry);
     for (let i = 0; i < objects.length; i += 1000) {
-      await client.send(
-        new DeleteObjectsCommand({
-          Bucket: job.bucket,
-          Delete: { Objects: objects.slice(i, i + 1000).map(({ key }) => ({ Key: key })), Quiet: true },
-        }),
+      await retryS3(
+        () =>
+          client.send(
+            new DeleteObjectsCommand({
+              Bucket: job.bucket,
+              Delete: { Objects: objects.slice(i, i + 1000).map(({ key }) => ({ Key: key })), Quiet: true },
+            }),
+          ),
+        retry,
       );
     }
   } catch (error) {
@@ -112,42 +121,12 @@ export async function removeStaging(client: S3Client, job: LargeFileJob): Promis
   }
 }
 
-async function writeReport(
-  client: S3Client,
-  job: LargeFileJob,
-  report: FileReport,
-  metadata: Record<string, string> = {},
-): Promise<void> {
-  await checkSourceUnchanged(client, job.bucket, job.sourceKey, job.eTag);
-  await client.send(
-    new PutObjectCommand({
-      Bucket: job.bucket,
-      Key: job.reportKey,
-      Body: `${JSON.stringify(report, null, 2)}\n`,
-      ContentType: 'application/json',
-      Metadata: {
-        [SOURCE_ETAG_METADATA]: job.eTag,
-        [SOURCE_KEY_METADATA]: sourceKeyMetadata(job.sourceKey),
-        [REPORT_OUTCOME_METADATA]: report.outcome,
-        ...metadata,
-      },
-      ...writeCondition(job.reportETag),
-    }),
-  );
-}
-
-/** A write refused because the source was replaced: the new version's own event answers it. */
-async function superseded(client: S3Client, job: LargeFileJob, error: unknown): Promise<boolean> {
-  if (!(error instanceof SourceChangedError) && !isPreconditionFailed(error)) return false;
-  const now = await headOrUndefined(client, job.bucket, job.sourceKey);
-  return !now || bareETag(now.ETag) !== job.eTag;
-}
-
 async function baseReport(
   client: S3Client,
   job: LargeFileJob,
+  retry?: S3RetrySettings,
 ): Promise<Pick<FileReport, 'source' | 'format' | 'startedAt' | 'finishedAt' | 'durationMs'>> {
-  const source = await headOrUndefined(client, job.bucket, job.sourceKey);
+  const source = await retryS3(() => headOrUndefined(client, job.bucket, job.sourceKey), retry);
   const finished = new Date();
   return {
     source: { bucket: job.bucket, key: job.sourceKey, eTag: job.eTag, size: source?.ContentLength },
@@ -160,18 +139,22 @@ async function baseReport(
 
 /** The finish step: ranges to redo, or the output assembled and the report written. */
 export async function finishLargeFile(job: LargeFileJob, options: FinishOptions): Promise<FinishResult> {
-  const { client } = options;
-  const tallies = await readTallies(client, job);
+  const { client, retry } = options;
+  const tallies = await readTallies(client, job, retry);
   const redo = rangesToRedo(job, tallies);
   if (redo.length > 0) {
     const manifestKey = stagingKeys.redo(job);
-    await client.send(
-      new PutObjectCommand({
-        Bucket: job.bucket,
-        Key: manifestKey,
-        Body: JSON.stringify(redo),
-        ContentType: 'application/json',
-      }),
+    await retryS3(
+      () =>
+        client.send(
+          new PutObjectCommand({
+            Bucket: job.bucket,
+            Key: manifestKey,
+            Body: JSON.stringify(redo),
+            ContentType: 'application/json',
+          }),
+        ),
+      retry,
     );
     logger.info('Ranges to solve again, knowing where they start', { sourceKey: job.sourceKey, redo: redo.length });
     return { redo: { manifestKey, ranges: redo.length } };
@@ -181,11 +164,11 @@ export async function finishLargeFile(job: LargeFileJob, options: FinishOptions)
     (sum, t) => sum.map((n, i) => n + (t.levels[i] ?? 0)),
     tallies[0]?.levels.map(() => 0) ?? [],
   );
-  const invocations = (await listAll(client, job.bucket, `${job.stagingPrefix}attempts/`)).length;
+  const invocations = (await listAll(client, job.bucket, `${job.stagingPrefix}attempts/`, retry)).length;
   const redone = new Set(tallies.filter((t) => t.redo).map((t) => t.index)).size;
   try {
-    await checkSourceUnchanged(client, job.bucket, job.sourceKey, job.eTag);
-    const pieces = await listAll(client, job.bucket, `${job.stagingPrefix}out/`);
+    await checkSource(client, job, retry);
+    const pieces = await listAll(client, job.bucket, `${job.stagingPrefix}out/`, retry);
     if (pieces.length !== tallies.length)
       throw new Error(`${tallies.length} pieces were counted but ${pieces.length} have staged answers`);
     const parts = await assembleStagedOutput({
@@ -196,8 +179,10 @@ export async function finishLargeFile(job: LargeFileJob, options: FinishOptions)
       contentType: contentTypeFor(job.kind),
       metadata: { [SOURCE_ETAG_METADATA]: job.eTag, [SOURCE_KEY_METADATA]: sourceKeyMetadata(job.sourceKey) },
       ...(job.outputETag ? { existingETag: job.outputETag } : {}),
+      onConflict: async () => (await landOverCurrent(client, job, job.outputKey, retry))?.ETag,
+      ...(retry ? { retry } : {}),
     });
-    const base = await baseReport(client, job);
+    const base = await baseReport(client, job, retry);
     const report: FileReport = {
       ...base,
       outcome: 'solved',
@@ -214,7 +199,8 @@ export async function finishLargeFile(job: LargeFileJob, options: FinishOptions)
         parts,
       },
     };
-    await writeReport(client, job, report);
+    // Checks the source again first: a version uploaded while the output landed supersedes it.
+    await writeReport(client, job, report, retry);
     recordSolves(counts.solved, counts.rows - counts.solved, 0);
     recordFile('solved');
     logger.info('File solved in ranges', {
@@ -226,12 +212,13 @@ export async function finishLargeFile(job: LargeFileJob, options: FinishOptions)
       parts,
     });
   } catch (error) {
-    if (!(await superseded(client, job, error))) throw error;
+    if (!(await superseded(client, job, error, retry))) throw error;
     logger.info('Source replaced while it was solved in ranges; this job stops', { sourceKey: job.sourceKey });
-    await removeStaging(client, job);
+    await withdrawOutput(client, job, { own: true }, retry);
+    await removeStaging(client, job, retry);
     return { outcome: 'superseded' };
   }
-  await removeStaging(client, job);
+  await removeStaging(client, job, retry);
   return { outcome: 'solved' };
 }
 
@@ -252,7 +239,7 @@ export async function failLargeFile(
   error: { Error?: string; Cause?: string },
   options: FinishOptions,
 ): Promise<FinishResult> {
-  const { client } = options;
+  const { client, retry } = options;
   const cause = parseCause(error.Cause);
   // A range's own error reaches here only inside the map's (States.ExceedToleratedFailureThreshold).
   const timeLimit = error.Error === 'TimeLimitError' || (error.Cause ?? '').includes('TimeLimitError');
@@ -261,7 +248,7 @@ export async function failLargeFile(
   const failure: FailureKind = timeLimit ? 'final' : 'transient';
   const tries = (job.failedBefore ?? 0) + 1;
   const report: FileReport = {
-    ...(await baseReport(client, job)),
+    ...(await baseReport(client, job, retry)),
     outcome: 'failed',
     output: { key: job.outputKey, written: false },
     error: {
@@ -279,18 +266,22 @@ export async function failLargeFile(
   };
   try {
     if (error.Error === 'SourceChangedError') throw new SourceChangedError(job.sourceKey);
-    await writeReport(client, job, report, failureMetadata(failure, tries));
+    await writeReport(client, job, report, retry, failureMetadata(failure, tries));
+    // The report names this version: an output answering another one (a superseded run's, landed
+    // after it checked the source) would contradict it.
+    await withdrawOutput(client, job, { keep: job.eTag }, retry);
     recordFile('failed');
     logger.error('File solved in ranges failed: a failed report says why', {
       sourceKey: job.sourceKey,
       error: report.error,
     });
   } catch (failure) {
-    if (!(await superseded(client, job, failure))) throw failure;
-    await removeStaging(client, job);
+    if (!(await superseded(client, job, failure, retry))) throw failure;
+    await withdrawOutput(client, job, { own: true }, retry);
+    await removeStaging(client, job, retry);
     return { outcome: 'superseded' };
   }
-  await removeStaging(client, job);
+  await removeStaging(client, job, retry);
   return {};
 }
 

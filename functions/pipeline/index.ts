@@ -17,4 +17,6 @@ export type { LargeFileStarter, RunRecord, RunStatus, StartOutcome } from './lar
 export { needsRanges, planRanges, rangeBytesFor, RANGE_BYTES_ENV } from './range-plan.js';
 export type { RangePlanSettings } from './range-plan.js';
 export { assembleStagedOutput, planParts } from './staged-output.js';
+export { isRetryableS3Error, retryS3, S3_RETRY } from './s3-retry.js';
+export type { S3RetrySettings } from './s3-retry.js';
 export { timeMarginMs, TimeLimitError } from './time-limit.js';

@@ -262,6 +262,20 @@ export class LargeFile extends Construct {
         resources: [props.bucket.arnForObjects(`${prefixes.staging}*`)],
       }),
     );
+    // A finish that finds its source replaced after its output landed removes that output (S3
+    // cannot make the output's write conditional on the source). Conditional deletes only (If-Match
+    // the ETag it read): never a newer run's output, never a delete of an output blind.
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: 'WithdrawSupersededOutputs',
+        actions: ['s3:DeleteObject'],
+        // Answers only (never reports): a superseded run withdraws the output it landed, wherever its source's prefix answers.
+        resources: [prefixes.solved, prefixes.batchSolved, prefixes.longKeys].map((p) =>
+          props.bucket.arnForObjects(`${p}*`),
+        ),
+        conditions: { Null: { 's3:if-match': 'false' } },
+      }),
+    );
   }
 
   /** cdk-nag acknowledgements for the deliberate wildcards of both roles. */

@@ -34,6 +34,12 @@ export interface S3Proxy {
   stallGetAfter(pathPart: string, bytes: number): void;
   /** From now on, requests matching `matches` are never answered (the connection stays open). */
   stallWhere(matches: ((request: ProxiedRequest) => boolean) | undefined): void;
+  /**
+   * From now on, a request for which `decide` answers `true` has its connection reset before any
+   * answer, and one it answers a number n is forwarded and its connection reset after n bytes of
+   * the response body (fewer bytes than that in the body: sent whole).
+   */
+  resetWhere(decide: ((request: ProxiedRequest) => boolean | number) | undefined): void;
   /** Holds the first request matching `matches` until `release()`. */
   hold(matches: (request: ProxiedRequest) => boolean): HeldRequest;
   close(): Promise<void>;
@@ -52,6 +58,7 @@ export async function startS3Proxy(target: string): Promise<S3Proxy> {
   let failure = { status: 500, code: 'InternalError', message: 'We encountered an internal error. Please try again.' };
   let stall: { pathPart: string; bytes: number } | undefined;
   let stalling: ((request: ProxiedRequest) => boolean) | undefined;
+  let resetting: ((request: ProxiedRequest) => boolean | number) | undefined;
   const holds: { matches: (request: ProxiedRequest) => boolean; arrived: () => void; released: Promise<void> }[] = [];
   const server = http.createServer(async (req, res) => {
     const request = { method: req.method ?? '', url: req.url ?? '', headers: req.headers };
@@ -63,6 +70,11 @@ export async function startS3Proxy(target: string): Promise<S3Proxy> {
       req.pause();
       hold!.arrived();
       await hold!.released;
+    }
+    const reset = resetting?.(request);
+    if (reset === true) {
+      req.socket.destroy();
+      return;
     }
     const verdict = failing?.(request);
     if (verdict) {
@@ -88,8 +100,9 @@ export async function startS3Proxy(target: string): Promise<S3Proxy> {
           });
           return;
         }
-        const rule = cut;
-        if (!rule || req.method !== 'GET' || !decodeURIComponent(req.url ?? '').includes(rule.pathPart)) {
+        const rule =
+          typeof reset === 'number' ? { pathPart: '', bytes: reset } : req.method === 'GET' ? cut : undefined;
+        if (!rule || !decodeURIComponent(req.url ?? '').includes(rule.pathPart)) {
           answer.pipe(res);
           return;
         }
@@ -129,6 +142,9 @@ export async function startS3Proxy(target: string): Promise<S3Proxy> {
         code: 'InternalError',
         message: 'We encountered an internal error. Please try again.',
       };
+    },
+    resetWhere: (decide) => {
+      resetting = decide;
     },
     stallWhere: (matches) => {
       stalling = matches;

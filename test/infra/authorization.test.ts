@@ -251,7 +251,16 @@ function edgesOf(template: CloudFormationTemplate, model: PolicyModel, route: S3
     allow('files -> ListObjectsV2 staging/ (cleanup)', filesRole, 's3:ListBucket', bucketArn, {
       's3:prefix': 'staging/j1/',
     }),
-    deny('files may not delete solved/', filesRole, 's3:DeleteObject', object('solved/a.txt')),
+    deny('files may not delete solved/ blind', filesRole, 's3:DeleteObject', object('solved/a.txt')),
+    allow(
+      'files -> DeleteObject solved/ If-Match (a superseded output)',
+      filesRole,
+      's3:DeleteObject',
+      object('solved/a.txt'),
+      {
+        's3:if-match': '"0123456789abcdef0123456789abcdef"',
+      },
+    ),
     deny('files may not delete incoming/', filesRole, 's3:DeleteObject', object('incoming/a.txt')),
     allow('files -> its log group', filesRole, 'logs:PutLogEvents', logStream('FilesSolver')),
     allow('files -> X-Ray', filesRole, 'xray:PutTraceSegments', '*'),

@@ -207,15 +207,24 @@ describe('functions', () => {
 });
 
 describe('least privilege on the bucket', () => {
-  it('the files function reads only incoming/*, batch/* and its output prefixes (the idempotency HeadObject), writes only its output prefixes, and works in staging/*', () => {
+  it('the files function reads only incoming/*, batch/* and its output prefixes (the idempotency HeadObject), writes only its output prefixes, works in staging/*, and deletes answers only conditionally', () => {
     const outputs = ['batch-reports/*', 'batch-solved/*', 'long-keys/*', 'reports/*', 'solved/*'];
     expect(s3Grants('files')).toEqual({
       's3:GetObject': ['batch/*', 'incoming/*', ...outputs, 'staging/*'].sort(),
       's3:PutObject': [...outputs, 'staging/*'],
       's3:AbortMultipartUpload': [...outputs, 'staging/*'],
-      's3:DeleteObject': ['staging/*'],
+      's3:DeleteObject': ['batch-solved/*', 'long-keys/*', 'solved/*', 'staging/*'],
       's3:ListBucket': [''],
     });
+  });
+
+  it('the files function deletes answers (solved/*, batch-solved/*, long-keys/*) only with If-Match (a superseded output, never blind)', () => {
+    const deletes = roleStatements('files').filter(
+      (s) => s.Effect === 'Allow' && ([] as string[]).concat(s.Action).includes('s3:DeleteObject'),
+    );
+    const answers = deletes.filter((s) => JSON.stringify(s.Resource).includes('solved/'));
+    expect(answers).toHaveLength(1);
+    expect(answers[0]).toMatchObject({ Condition: { Null: { 's3:if-match': 'false' } } });
   });
 
   it("the files function is denied writing run-reports/*, the batch run's own result files", () => {

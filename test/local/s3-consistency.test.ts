@@ -5,6 +5,7 @@ import path from 'node:path';
 import {
   AbortMultipartUploadCommand,
   CreateMultipartUploadCommand,
+  DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListMultipartUploadsCommand,
@@ -80,6 +81,19 @@ describe('conditional requests', () => {
     });
     await expect(upload.done()).rejects.toMatchObject({ name: 'PreconditionFailed' });
     expect(await s3.text(key)).toBe('newer');
+  });
+
+  it('deletes with If-Match only the version named: 412 and the object kept otherwise, 404 NoSuchKey once gone', async () => {
+    const key = 'solved/cond/delete.txt';
+    const old = await s3.put(key, 'old');
+    const current = await s3.put(key, 'newer');
+    const remove = (IfMatch: string) =>
+      outcomeOf(s3.admin.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: key, IfMatch })));
+    expect(await remove(old)).toEqual({ status: 412, code: 'PreconditionFailed' });
+    expect(await s3.text(key)).toBe('newer');
+    expect(await remove(current)).toEqual({ status: 204, code: 'OK' });
+    expect(await s3.exists(key)).toBe(false);
+    expect(await remove(current)).toEqual({ status: 404, code: 'NoSuchKey' });
   });
 });
 

@@ -158,10 +158,19 @@ export function s3OperationOf(request: S3HttpRequest, deletedKeys: readonly stri
     case 'DELETE':
       if (has(query, 'uploadId')) return object('AbortMultipartUpload', need('AbortMultipartUpload', objectArn));
       if (has(query, 'tagging')) return object('DeleteObjectTagging', need('DeleteObjectTagging', objectArn));
-      return object('DeleteObject', need(has(query, 'versionId') ? 'DeleteObjectVersion' : 'DeleteObject', objectArn));
+      return object(
+        'DeleteObject',
+        need(has(query, 'versionId') ? 'DeleteObjectVersion' : 'DeleteObject', objectArn, deleteContext(headers)),
+      );
     default:
       return object(method, need('GetObject', objectArn));
   }
+}
+
+/** A conditional delete's `If-Match` as the `s3:if-match` condition key (a bucket policy can require it). */
+function deleteContext(headers: S3HttpRequest['headers']): Record<string, string> {
+  const ifMatch = header(headers, 'if-match');
+  return ifMatch === undefined ? {} : { 's3:if-match': ifMatch };
 }
 
 /** The access key a request is signed with (SigV4 header or presigned query, or SigV2), if any. */
