@@ -381,9 +381,8 @@ describe('overwrites of a split file at every step, under 20% 503s, resets and s
 });
 
 describe('a version put back, or deleted and uploaded again, while it is solved in ranges', () => {
-  // Not yet: the older run is superseded and writes no report, and the version's new event
-  // computes the same execution name again (ExecutionAlreadyExists: skipped, silent). Fixed in
-  // the large-file starter and the twin's Step Functions by another branch (issue 36, item 1).
+  // The older run is superseded and writes no report; the version's new event must start the
+  // version's next attempt (file-<version>-<attempt>), not find the ended run's name taken.
   const sequences = [
     { name: 'A, B, A', between: async (key: string) => void (await s3.put(key, fileOf('txt', 1_500, 7_000))) },
     {
@@ -392,7 +391,7 @@ describe('a version put back, or deleted and uploaded again, while it is solved 
         void (await s3.admin.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: key }))),
     },
   ];
-  it.skip.each(sequences)(
+  it.each(sequences)(
     '$name ends with A answered and reported',
     async ({ name, between }) => {
       process.env[RANGE_BYTES_ENV] = '4100';
