@@ -1,25 +1,25 @@
 // The one definition of how the code is bundled. `npm run build`, the tests, the benchmark and the
 // CDK stack all go through this file, so what is tested is byte for byte what is deployed.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { pageHtml } from './page-html.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * The web page served at GET / goes into the bundle precompressed: functions/web/page-source.ts
- * reads, gzips and hashes page.html at run time when run from source; here it is replaced by the
- * same values computed once at build time (test/web/page.test.ts checks they agree), so a cold
+ * assembles (scripts/page-html.mjs: page.html with its TypeScript script bundled and inlined),
+ * gzips and hashes the page at run time when run from source; here it is replaced by the same
+ * values computed once at build time (test/web/page.test.ts checks they agree), so a cold
  * start only scans a few KB of string and GET / needs neither zlib nor crypto.
  */
 const precompressedPage = {
   name: 'precompressed-page',
   setup(build) {
     build.onLoad({ filter: /[\\/]functions[\\/]web[\\/]page-source\.ts$/ }, (args) => {
-      const file = path.join(path.dirname(args.path), 'page.html');
-      const html = readFileSync(file, 'utf8');
+      const { html, sources } = pageHtml(path.dirname(args.path));
       const hashes = (tag) =>
         [...html.matchAll(new RegExp(`<${tag}\\b[^>]*>([\\s\\S]*?)</${tag}>`, 'g'))].map(
           (m) => `'sha256-${createHash('sha256').update(m[1], 'utf8').digest('base64')}'`,
@@ -32,7 +32,7 @@ const precompressedPage = {
       return {
         contents: `export function pageSource() { return ${JSON.stringify(source)}; }`,
         loader: 'js',
-        watchFiles: [file],
+        watchFiles: sources,
       };
     });
   },

@@ -278,6 +278,6 @@ describe('one source for each fact', () => {
     const wording = [...parsed]
       .filter(([, { literals }]) => literals.some((text) => text.startsWith('error line ')))
       .map(([file]) => file);
-    expect(wording).toEqual(['functions/formats/txt-codec.ts']);
+    expect(wording).toEqual(['functions/formats/error-line.ts']);
   });
 });

@@ -1,4 +1,5 @@
 import { MAX_LISTED_PROBLEMS } from '../sudoku/index.js';
+import { errorLine } from './error-line.js';
 import { OVERLONG_LINE } from './line-splitting.js';
 import type { LineCodec } from './line-codec.js';
 import { overlongRow } from './row-result.js';
@@ -23,7 +24,7 @@ export function txtAnswer(result: RowResult, lineNo: number): string {
   const listed = result.problems.slice(0, MAX_PROBLEMS_PER_BOARD);
   const more = result.problemsTotal - listed.length;
   const text = listed.map((p) => `${p.code}: ${p.message.replace(/\.$/, '')}`).join('; ');
-  return `error line ${lineNo}: ${text}${more > 0 ? `; and ${more} more problems` : ''}`;
+  return errorLine(lineNo, `${text}${more > 0 ? `; and ${more} more problems` : ''}`);
 }
 
 export interface TxtCodecOptions {
