@@ -41,8 +41,30 @@ interface Opened {
 }
 let opened: Opened[] = [];
 
-async function open(options: Parameters<Browser['newContext']>[0] = {}): Promise<Opened> {
+/**
+ * The page in a fresh profile. A first visit opens on a new puzzle; the tests but those of the
+ * first visit start as a visitor who left the board empty (kept in localStorage), so the puzzle
+ * they type or paste is the only one on the board.
+ */
+async function open(
+  options: Parameters<Browser['newContext']>[0] = {},
+  { firstVisit = false, path = '/' }: { firstVisit?: boolean; path?: string } = {},
+): Promise<Opened> {
   const context = await browser.newContext({ viewport: { width: 1000, height: 820 }, ...options });
+  if (!firstVisit) {
+    await context.addInitScript(() => {
+      // Runs in the page (a DOM global, not in this file's Node types).
+      type Store = { getItem(key: string): string | null; setItem(key: string, value: string): void };
+      try {
+        const storage = (globalThis as unknown as { localStorage: Store }).localStorage;
+        if (storage.getItem('sudoku-page-v1') !== null) return;
+        const empty = { values: Array(81).fill(''), kinds: Array(81).fill('given'), marks: Array(81).fill(0) };
+        storage.setItem('sudoku-page-v1', JSON.stringify({ ...empty, mode: 'edit', elapsed: 0 }));
+      } catch {
+        // A document without storage (about:blank): nothing to keep.
+      }
+    });
+  }
   // SUDOKU_WEB_WAIT_MS shortens waits (e.g. to run these tests quickly against an older page).
   context.setDefaultTimeout(Number(process.env.SUDOKU_WEB_WAIT_MS ?? 20_000));
   const page = await context.newPage();
@@ -53,7 +75,7 @@ async function open(options: Parameters<Browser['newContext']>[0] = {}): Promise
     if (/Content.Security.Policy|Refused to/i.test(message.text())) entry.errors.push(message.text());
   });
   opened.push(entry);
-  await page.goto(`${system.url}/`);
+  await page.goto(`${system.url}${path}`);
   return entry;
 }
 
@@ -893,6 +915,33 @@ describe.skipIf(!chromiumPath)('issue 25: a place to play, against the real tool
     expect(await page.getByRole('button', { name: 'Solve', exact: true }).isVisible()).toBe(false);
     expect(await grid(page).isVisible()).toBe(true);
   });
+  it('a first visit opens on a puzzle ready to play; a link that shares a board opens on that board instead', async () => {
+    const { page, requests } = await open({}, { firstVisit: true });
+    await page
+      .getByRole('status')
+      .getByText(/^New medium puzzle: fill the empty cells\.$/)
+      .waitFor();
+    const board = await readBoard(page);
+    const givens = board.replace(/\./g, '').length;
+    expect(givens).toBeGreaterThanOrEqual(17);
+    expect(givens).toBeLessThan(81);
+    expect(requests.filter((url) => /\/puzzle\?level=medium&seed=\d+$/.test(url))).toHaveLength(1);
+    await page.getByText(/^Difficulty: medium/).waitFor();
+    // Ready to play: the givens are locked, a digit in an empty cell is the player's.
+    expect(await page.getByRole('button', { name: 'Play this board' }).isHidden()).toBe(true);
+    const empty = board.indexOf('.');
+    await cellAt(page, Math.floor(empty / 9) + 1, (empty % 9) + 1).click();
+    await page.keyboard.press('5');
+    expect(await cellAt(page, Math.floor(empty / 9) + 1, (empty % 9) + 1).getAttribute('aria-label')).toMatch(
+      /: 5, yours/,
+    );
+
+    const shared = await open({}, { firstVisit: true, path: `/?board=${EASY}` });
+    await shared.page.getByText('Puzzle from the link: fill the empty cells.').waitFor();
+    expect(await readBoard(shared.page)).toBe(EASY);
+    expect(await shared.page.getByRole('button', { name: 'Play this board' }).isHidden()).toBe(true);
+    expect(shared.requests.filter((url) => url.includes('/puzzle?'))).toEqual([]);
+  });
 });
 
 describe.skipIf(!chromiumPath)('issue 25: files of any length, in the page', () => {
@@ -991,7 +1040,8 @@ describe.skipIf(!chromiumPath)('issue 25: files of any length, in the page', () 
 
 describe.skipIf(!chromiumPath)('issue 25: axe-core finds no violation in any state', () => {
   it('start, error, solved, hint shown, dark, forced colours', { timeout: 60_000 }, async () => {
-    const { page } = await open({ viewport: { width: 1280, height: 800 } });
+    const { page } = await open({ viewport: { width: 1280, height: 800 } }, { firstVisit: true });
+    await page.getByText(/^New medium puzzle/).waitFor();
     expect(await axeViolations(page), 'start').toEqual([]);
     await screenshot(page, 'start.png').then((f) => docsImage(f, 'web-start.png'));
     await pasteBox(page).fill(DUPLICATE);
