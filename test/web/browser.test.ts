@@ -927,6 +927,9 @@ describe.skipIf(!chromiumPath)('issue 25: a place to play, against the real tool
     expect(givens).toBeLessThan(81);
     expect(requests.filter((url) => /\/puzzle\?level=medium&seed=\d+$/.test(url))).toHaveLength(1);
     await page.getByText(/^Difficulty: medium/).waitFor();
+    // Nothing to undo (the empty grid before it was never the player's), and the focus not taken.
+    expect(await page.getByRole('button', { name: 'Undo' }).isDisabled()).toBe(true);
+    expect(await focusedAttribute(page, 'role')).toBe('');
     // Ready to play: the givens are locked, a digit in an empty cell is the player's.
     expect(await page.getByRole('button', { name: 'Play this board' }).isHidden()).toBe(true);
     const empty = board.indexOf('.');

@@ -60,4 +60,4 @@ const opened = load();
 focusCell(Math.max(0, state.current), false);
 // A first visit (no board kept, none shared by the link) opens on a puzzle ready to play, not an
 // empty grid; the focus stays where the browser put it.
-if (!opened) void newPuzzle(false);
+if (!opened) void newPuzzle(true);

@@ -19,10 +19,10 @@ import { state, unavailable } from './state.js';
 import { resetTimer } from './timer.js';
 
 /**
- * GET /puzzle at the chosen level: the puzzle fills the board, ready to play. `focus` false leaves
- * the focus where it is (the page opening on a puzzle does not take it).
+ * GET /puzzle at the chosen level: the puzzle fills the board, ready to play. `opening`: the page
+ * opens on it (a first visit), so it takes no focus and leaves no undo step back to the empty grid.
  */
-export async function newPuzzle(focus = true): Promise<void> {
+export async function newPuzzle(opening = false): Promise<void> {
   if (state.busy) return;
   clearMessages();
   const level = $<HTMLSelectElement>('level').value;
@@ -37,7 +37,7 @@ export async function newPuzzle(focus = true): Promise<void> {
   if (answer.status === 404) return missing('puzzle', 'A new puzzle');
   const p = answer.json;
   if (answer.status !== 200 || !p?.puzzle) return showProblemAnswer(answer);
-  remember();
+  if (!opening) remember();
   showBoard(parseBoard(p.puzzle), 'play');
   state.solution = typeof p.solution === 'string' ? p.solution : '';
   state.solutionOf = givensString();
@@ -46,7 +46,7 @@ export async function newPuzzle(focus = true): Promise<void> {
   state.source = 'board';
   status.textContent = `New ${p.level} puzzle: fill the empty cells.`;
   renderAll();
-  focusCell(state.values.indexOf(''), focus);
+  focusCell(state.values.indexOf(''), !opening);
 }
 
 /** POST /grade: the level of the board's givens, shown above the board. Quietly absent without the route. */
