@@ -71,8 +71,8 @@ export function neutralizeCsvCell(value: string): string {
 
 /** One field of an answer: a formula start neutralized (neutralizeCsvCell) and quoted, else quoted as RFC 4180 asks. */
 export function formatCsvField(value: string): string {
-  if (FORMULA_START.test(value)) return `"'${value.replace(/"/g, '""')}"`;
-  return NEEDS_QUOTES.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+  const cell = neutralizeCsvCell(value);
+  return cell !== value || NEEDS_QUOTES.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
 }
 
 export function formatCsvRecord(fields: readonly string[]): string {
