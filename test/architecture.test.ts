@@ -172,13 +172,13 @@ describe('no loops', () => {
     expect(cycles(starts, localImports)).toEqual([]);
   });
 
-  it('every error class of the service extends the one ServiceError (with its code)', () => {
-    const bare = SOURCES.filter(
-      (file) =>
-        file.startsWith('functions/') &&
-        file !== 'functions/contract/service-error.ts' &&
-        /\bclass \w+ extends Error\b/.test(readFileSync(path.join(root, file), 'utf8')),
-    );
+  it('every error class of the service extends the one ServiceError (with its code); the core, which imports nothing outside itself, gives its own a code', () => {
+    const bare = SOURCES.filter((file) => {
+      if (!file.startsWith('functions/') || file === 'functions/contract/service-error.ts') return false;
+      const text = readFileSync(path.join(root, file), 'utf8');
+      if (!/\bclass \w+ extends Error\b/.test(text)) return false;
+      return !(file.startsWith('functions/sudoku/') && /\breadonly code\b/.test(text));
+    });
     expect(bare).toEqual([]);
   });
 });

@@ -23,18 +23,40 @@ interface Columns {
   width: number;
 }
 
+/**
+ * Most of a rejected header its message repeats (and so the report and the log line): enough to
+ * see what the columns are called, where a header of one 200 KB field would be echoed whole.
+ */
+export const MAX_ECHOED_HEADER_CHARS = 200;
+
+/** The header's first fields as the message shows them, cut with an ellipsis and the true size past the cap. */
+function shownHeader(fields: readonly string[], recordChars: number): string {
+  const shown = fields.slice(0, 10).join(', ');
+  if (fields.length <= 10 && shown.length <= MAX_ECHOED_HEADER_CHARS) return shown;
+  let cut = Math.min(shown.length, MAX_ECHOED_HEADER_CHARS);
+  // Never half a surrogate pair: the message goes into JSON.
+  if (cut < shown.length && /[\ud800-\udbff]/.test(shown.charAt(cut - 1))) cut--;
+  const size = `${fields.length.toLocaleString('en-US')} fields, ${recordChars.toLocaleString('en-US')} characters`;
+  return `${shown.slice(0, cut)}\u2026 (the header has ${size})`;
+}
+
 function findColumn(names: readonly string[], wanted: readonly string[]): number {
   return names.findIndex((n) => wanted.includes(n));
 }
 
 /** Reads the header; existing solution/status/error columns are filled, missing ones appended. */
-function readHeader(fields: string[], lineNo: number, grade: boolean): { columns: Columns; header: string[] } {
+function readHeader(
+  fields: string[],
+  recordChars: number,
+  lineNo: number,
+  grade: boolean,
+): { columns: Columns; header: string[] } {
   const names = fields.map((f) => f.trim().toLowerCase());
   const puzzle = findColumn(names, PUZZLE_COLUMNS);
   if (puzzle < 0) {
     throw new FormatError(
       'NO_PUZZLE_COLUMN',
-      `The CSV header (line ${lineNo}) has no puzzle column; name it 'puzzle' or 'quizzes'. Found: ${fields.slice(0, 10).join(', ')}.`,
+      `The CSV header (line ${lineNo}) has no puzzle column; name it 'puzzle' or 'quizzes'. Found: ${shownHeader(fields, recordChars)}.`,
       lineNo,
     );
   }
@@ -76,7 +98,7 @@ export function createCsvCodec(grade = false): LineCodec {
   const record = (text: string, start: number, tally: FileTally): string => {
     const fields = parseCsvRecord(text);
     if (!columns) {
-      const read = readHeader(fields, start, grade);
+      const read = readHeader(fields, text.length, start, grade);
       columns = read.columns;
       return formatCsvRecord(read.header);
     }

@@ -52,8 +52,27 @@ export function parseCsvRecord(text: string): string[] {
 
 const NEEDS_QUOTES = /[",\r\n]/;
 
+/**
+ * First characters that make a spreadsheet (Excel, LibreOffice, Google Sheets) read a cell as a
+ * formula: OWASP's CSV injection list (=, +, -, @, tab, carriage return). An answer echoes the
+ * user's cells, so a cell such as `=HYPERLINK(...)` would run in whoever opens the answer.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A cell as a spreadsheet export writes it: one that would start a formula gets a single quote
+ * before it (the spreadsheet shows it as text), as OWASP advises; formatCsvField also quotes it.
+ * Digits, the solution column's only characters, never start a formula and pass unchanged. Pure,
+ * so the page's downloads can use the same rule.
+ */
+export function neutralizeCsvCell(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+/** One field of an answer: a formula start neutralized (neutralizeCsvCell) and quoted, else quoted as RFC 4180 asks. */
 export function formatCsvField(value: string): string {
-  return NEEDS_QUOTES.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+  const cell = neutralizeCsvCell(value);
+  return cell !== value || NEEDS_QUOTES.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
 }
 
 export function formatCsvRecord(fields: readonly string[]): string {

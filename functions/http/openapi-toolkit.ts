@@ -141,7 +141,10 @@ export const toolkitSchemas = {
         minimum: 0,
         description: 'Difficulty of the hardest step, on a Sudoku Explainer-like scale.',
       },
-      hardest: ref('Technique'),
+      hardest: {
+        oneOf: [ref('Technique'), { type: 'null' }],
+        description: 'The hardest technique used; null: the board was given full (level easy, score 0, no techniques).',
+      },
       techniques: {
         type: 'object',
         description: 'Uses per technique (only those used).',

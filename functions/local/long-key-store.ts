@@ -5,7 +5,9 @@
  * s3rver then crashes (241+ bytes) or leaves an object without metadata that breaks every listing
  * (234-240). Here a segment longer than `SEGMENT_BYTES` is stored under its SHA-256 instead, and
  * such an object's full key is kept beside it (`._S3rver_key`) so listings return the real key.
- * Keys with only short segments are stored exactly as s3rver stores them. It also refuses what S3
+ * A folder segment a file system reads as a path step (`..`, `.`, empty) is hashed the same way, so
+ * no key escapes the data folder or lands on another key's files: the object is stored at the very
+ * key IAM decided on. Other keys are stored exactly as s3rver stores them. It also refuses what S3
  * refuses and s3rver takes: a key past 1,024 bytes, user-defined metadata past 2 KB, a part
  * numbered past 10,000.
  */
@@ -47,13 +49,33 @@ async function writeWhole(file: string, content: string): Promise<void> {
   await rename(aside, file);
 }
 
-function storedSegment(segment: string): string {
-  if (Buffer.byteLength(segment) <= SEGMENT_BYTES && !segment.startsWith(HASHED)) return segment;
+/**
+ * Folder names a file system reads as a path step, not a name: `..` would climb out of the bucket's
+ * folder (and out of the data folder), `.` and an empty one (`a//b`) would fold a key into another
+ * key's files. In S3 a key is an opaque string, so these are names too: a folder so named is stored
+ * under its hash, like a long segment, with the full key kept beside the object. (The last segment
+ * is safe as it is: it only starts a file name, `.._S3rver_object`.)
+ */
+const PATH_STEPS = new Set(['', '.', '..']);
+
+function storedSegment(segment: string, folder: boolean): string {
+  if (
+    Buffer.byteLength(segment) <= SEGMENT_BYTES &&
+    !segment.startsWith(HASHED) &&
+    !(folder && PATH_STEPS.has(segment))
+  )
+    return segment;
   return HASHED + createHash('sha256').update(segment).digest('hex');
 }
 
+/** The key's segments as stored: its folders, then the stem of its files' names. */
+function storedParts(key: string): string[] {
+  const parts = FilesystemStore.encodeKeyPath(key).split('/');
+  return parts.map((segment, i) => storedSegment(segment, i < parts.length - 1));
+}
+
 function isHashed(key: string): boolean {
-  return key.split('/').some((segment) => storedSegment(segment) !== segment);
+  return storedParts(key).some((segment) => segment.startsWith(HASHED));
 }
 
 /** S3 lists keys in the order of their UTF-8 bytes. */
@@ -94,7 +116,7 @@ function checkMetadataSize(metadata: unknown): void {
 
 export class LongKeyStore extends FilesystemStore {
   override getResourcePath(bucket: string, key = '', resource?: string): string {
-    const parts = FilesystemStore.encodeKeyPath(key).split('/').map(storedSegment);
+    const parts = storedParts(key);
     const last = parts.pop() ?? '';
     return path.join(this.rootDirectory, bucket, ...parts, `${last}._S3rver_${resource}`);
   }
@@ -233,7 +255,7 @@ export class LongKeyStore extends FilesystemStore {
     );
     // Folders left empty go, as in s3rver, by their stored (possibly hashed) names.
     const bucketPath = this.getBucketPath(bucket);
-    const folders = FilesystemStore.encodeKeyPath(key).split('/').map(storedSegment).slice(0, -1);
+    const folders = storedParts(key).slice(0, -1);
     while (folders.length) {
       const folder = path.join(bucketPath, ...folders);
       const left = await readdir(folder).catch(() => undefined);

@@ -2,6 +2,8 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { FileTally, FormatError } from '../../functions/formats/index.js';
+import { MAX_ECHOED_HEADER_CHARS } from '../../functions/formats/csv-codec.js';
+import { parseCsvRecord } from '../../functions/formats/csv-fields.js';
 import { solveJsonDocument } from '../../functions/formats/json-document.js';
 import type { FileFormat } from '../../functions/formats/index.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
@@ -143,6 +145,39 @@ describe('.csv', () => {
       `lines",${EASY},${EASY_SOLUTION},unique,`,
       `last,${EASY},${EASY_SOLUTION},unique,`,
     ]);
+  });
+
+  it('neutralizes echoed cells a spreadsheet would run as formulas (= + - @ tab CR first), the solution left as digits', async () => {
+    const cells = ['=1+2', '+SUM(A1)', '-2+3', '@x', '\tcmd', '=HYPERLINK("http://x","y")', 'plain'];
+    const input = `note,puzzle\n${cells.map((c) => `${c.includes('"') ? `"${c.replace(/"/g, '""')}"` : c},${EASY}`).join('\n')}\n`;
+    const { text } = await runFormat('csv', input);
+    const out = linesOf(text).slice(1);
+    expect(out.map((line) => line.slice(0, line.indexOf(`,${EASY},`)))).toEqual([
+      `"'=1+2"`,
+      `"'+SUM(A1)"`,
+      `"'-2+3"`,
+      `"'@x"`,
+      `"'\tcmd"`,
+      `"'=HYPERLINK(""http://x"",""y"")"`,
+      'plain',
+    ]);
+    for (const line of out) expect(line.endsWith(`,${EASY},${EASY_SOLUTION},unique,`)).toBe(true);
+    // Read back as RFC 4180, each cell is the user's text behind one quote: a spreadsheet shows it as text.
+    expect(out.map((line) => parseCsvRecord(line)[0])).toEqual(cells.map((c) => (c === 'plain' ? c : `'${c}`)));
+  });
+
+  it('neutralizes a header field that would start a formula too', async () => {
+    const { text } = await runFormat('csv', `=cmd|' /C calc'!A0,puzzle\nx,${EASY}\n`);
+    expect(linesOf(text)[0]).toBe(`"'=cmd|' /C calc'!A0",puzzle,solution,status,error`);
+  });
+
+  it('caps the header a NO_PUZZLE_COLUMN error repeats, with an ellipsis and the true size', async () => {
+    const field = 'h'.repeat(200_000);
+    const error = await runFormat('csv', `${field},b\n${EASY},1\n`).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'NO_PUZZLE_COLUMN', line: 1 });
+    const message = (error as FormatError).message;
+    expect(message.length).toBeLessThan(MAX_ECHOED_HEADER_CHARS + 250);
+    expect(message).toMatch(/Found: h{200}\u2026 \(the header has 2 fields, 200,002 characters\)\.$/);
   });
 
   it('rejects a file whose header has no puzzle column with a typed NO_PUZZLE_COLUMN error naming the line', async () => {

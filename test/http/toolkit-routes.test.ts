@@ -47,6 +47,12 @@ describe('POST /grade', () => {
     expect(numbers.json).toMatchObject({ grade: { level: 'easy' }, solution: toNumbers(EASY_SOLUTION) });
   });
 
+  it('grades a board given full as easy, score 0, with no hardest technique, as the document says', async () => {
+    const answer = await call('POST', '/grade', { board: EASY_SOLUTION });
+    expect(answer.status).toBe(200);
+    expect(answer.json.grade).toEqual({ level: 'easy', score: 0, hardest: null, techniques: {} });
+  });
+
   it('answers a batch per board: graded, 400 for a bad board, 422 for no or many solutions', async () => {
     const answer = await call('POST', '/grade', { boards: [EASY, DUPLICATE, NO_SOLUTION, MULTIPLE] });
     expect(answer.status).toBe(200);

@@ -143,6 +143,25 @@ describe('handleS3Event', () => {
     expect(await s3.report(key)).toMatchObject({ outcome: 'rejected', error: { code: 'NO_PUZZLE_COLUMN', line: 1 } });
   });
 
+  it("repeats at most a few hundred characters of a rejected CSV's 200 KB header in its report", async () => {
+    const key = 'incoming/wide-header.csv';
+    await s3.put(key, `${'h'.repeat(200_000)},b\n${EASY},1\n`);
+    await handleS3Event(await s3.eventFor(key), { client: s3.client });
+    const report = await s3.report(key);
+    expect(report).toMatchObject({ outcome: 'rejected', error: { code: 'NO_PUZZLE_COLUMN', line: 1 } });
+    expect(report.error!.message).toMatch(/h{200}\u2026 \(the header has 2 fields, 200,002 characters\)\.$/);
+    expect(JSON.stringify(report).length).toBeLessThan(2_000);
+  });
+
+  it('writes a solved CSV whose echoed cells cannot run as spreadsheet formulas', async () => {
+    const key = 'incoming/formulas.csv';
+    await s3.put(key, `note,puzzle\n=1+2,${EASY}\n-3,${EASY}\n`);
+    await handleS3Event(await s3.eventFor(key), { client: s3.client });
+    expect(await s3.text('solved/formulas.csv')).toBe(
+      `note,puzzle,solution,status,error\n"'=1+2",${EASY},${EASY_SOLUTION},unique,\n"'-3",${EASY},${EASY_SOLUTION},unique,\n`,
+    );
+  });
+
   it('writes a report and no output for a .gz file that is not gzip', async () => {
     const key = 'incoming/fake.txt.gz';
     await s3.put(key, `${EASY}\n`);

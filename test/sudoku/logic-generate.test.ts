@@ -2,7 +2,13 @@
 // seed (pinned for one seed, so a change in the generator or its random stream shows).
 import { describe, expect, it } from 'vitest';
 import { countSolutions } from '../../functions/sudoku/index.js';
-import { generatePuzzle, gradePuzzle, type Level } from '../../functions/sudoku/logic/index.js';
+import {
+  type GenerateOptions,
+  GenerateOptionError,
+  generatePuzzle,
+  gradePuzzle,
+  type Level,
+} from '../../functions/sudoku/logic/index.js';
 import { cellsOf } from '../helpers/boards.js';
 
 const count = (cells: Uint8Array) => countSolutions(cells, 2, new Uint8Array(81)).count;
@@ -61,5 +67,31 @@ describe('generatePuzzle', () => {
         expect(count(without)).toBe(2);
       }
     }
+  });
+
+  it.each([
+    [
+      'an unknown level',
+      { level: 'impossible', seed: 1, maxAttempts: 5 },
+      'level',
+      /"impossible" is not one of easy, medium/,
+    ],
+    ['a missing level', { seed: 1, maxAttempts: 5 }, 'level', /undefined is not one of/],
+    ['a missing seed', { level: 'easy' }, 'seed', /seed undefined is not an integer or a text/],
+    ['a null seed', { level: 'easy', seed: null }, 'seed', /seed null/],
+    ['a fractional seed', { level: 'easy', seed: 1.5 }, 'seed', /seed 1\.5/],
+    ['a symmetric that is not a boolean', { level: 'easy', seed: 1, symmetric: 'yes' }, 'symmetric', /got "yes"/],
+    ['a maxAttempts below 1', { level: 'easy', seed: 1, maxAttempts: 0 }, 'maxAttempts', /at least 1; got 0/],
+    ['no options at all', null, 'options', /takes an object/],
+  ])('refuses %s at once with a typed error naming the option', (_, options, option, message) => {
+    let thrown: unknown;
+    try {
+      generatePuzzle(options as unknown as GenerateOptions);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(GenerateOptionError);
+    expect(thrown).toMatchObject({ code: 'INVALID_GENERATE_OPTION', option });
+    expect((thrown as Error).message).toMatch(message);
   });
 });

@@ -20,6 +20,15 @@ describe('gradePuzzle', () => {
     }
   });
 
+  it('grades a board given full as easy with score 0, no technique and no hardest one', () => {
+    for (const board of [EASY_SOLUTION, toNumbers(EASY_SOLUTION)]) {
+      const r = gradePuzzle(board);
+      if (!r.ok) throw new Error(JSON.stringify(r.problems));
+      expect(r.grade).toEqual({ level: 'easy', score: 0, hardest: null, techniques: {} });
+      expect([...r.solution].join('')).toBe(EASY_SOLUTION);
+    }
+  });
+
   it.each([
     [MULTIPLE, 'MULTIPLE_SOLUTIONS'],
     [NO_SOLUTION_DEEP, 'NO_SOLUTION'],

@@ -80,6 +80,52 @@ describe('hint', () => {
     }
   });
 
+  it('says of every naked single only what the board and the steps above it show', () => {
+    const digits = (list: string | undefined): number[] => (list ? (list.match(/\d/g) ?? []).map(Number) : []);
+    const sentence =
+      /^Naked single: row (\d), column (\d) can only be (\d); (?:(every other digit is already in its row, column or box)|the steps above removed every other digit \(([\d, and]+)\)|([\d, and]+) (?:is|are) already in its row, column or box, and the steps above removed ([\d, and]+))\.$/;
+    let singles = 0;
+    let afterSteps = 0;
+    for (const puzzle of POOL.filter((_, i) => i % 4 === 0)) {
+      let board = puzzle;
+      while (board.includes('.')) {
+        const r = hint({ puzzle, board });
+        if (!r.ok || !r.hint.placement) throw new Error(`${puzzle}: no hint for ${board}`);
+        const { placement, steps, technique, message } = r.hint;
+        const at = (placement.row - 1) * 9 + placement.col - 1;
+        if (technique === 'naked-single') {
+          singles++;
+          if (steps.length) afterSteps++;
+          const m = sentence.exec(message);
+          if (!m) throw new Error(`unexpected sentence: ${message}`);
+          expect([Number(m[1]), Number(m[2]), Number(m[3])]).toEqual([placement.row, placement.col, placement.digit]);
+          const inUnits = new Set<number>();
+          for (let o = 0; o < 81; o++) {
+            const sameBox =
+              Math.floor(o / 27) === Math.floor(at / 27) && Math.floor((o % 9) / 3) === Math.floor((at % 9) / 3);
+            const peer = o !== at && (Math.floor(o / 9) === Math.floor(at / 9) || o % 9 === at % 9 || sameBox);
+            if (peer && board[o] !== '.') inUnits.add(Number(board[o]));
+          }
+          const removedBySteps = new Set(
+            steps
+              .flatMap((s) => s.eliminations.filter((e) => e.row === placement.row && e.col === placement.col))
+              .map((e) => e.digit),
+          );
+          const others = [1, 2, 3, 4, 5, 6, 7, 8, 9].filter((d) => d !== placement.digit);
+          const claimedInUnits = m[4] ? others : digits(m[6]);
+          const claimedRemoved = m[5] ? digits(m[5]) : digits(m[7]);
+          // Each digit named as in the cell's units is there; each named as removed, a step above removed at that cell.
+          for (const d of claimedInUnits) expect(inUnits.has(d), `${message} (${board})`).toBe(true);
+          for (const d of claimedRemoved) expect(removedBySteps.has(d), `${message} (${board})`).toBe(true);
+          expect([...claimedInUnits, ...claimedRemoved].sort()).toEqual(others);
+        }
+        board = board.slice(0, at) + placement.digit + board.slice(at + 1);
+      }
+    }
+    expect(afterSteps).toBeGreaterThan(0);
+    expect(singles).toBeGreaterThan(afterSteps);
+  });
+
   it('names a wrong entry of the person instead of giving a hint', () => {
     const solution = solutionOf(EASY);
     const at = EASY.indexOf('.');

@@ -552,6 +552,16 @@ describe.skipIf(!chromiumPath)('issue 25: the faults a first visit found, each f
     expect(out[3]).toBe(`3,${HARD},${HARD_SOLUTION},solved,`);
   });
 
+  it('downloads a .csv whose cells would start a formula with them neutralized, the solution as digits', async () => {
+    const { page } = await open();
+    const csv = `note,quizzes\n=1+2,${EASY}\n"@SUM(A1),x",${HARD}\n`;
+    await fileInput(page).setInputFiles({ name: 'f.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByText(/f\.csv: 2 puzzles, 2 solved, 0 not/).waitFor();
+    const out = (await downloadOf(page)).bytes.toString('utf8').split('\n');
+    expect(out[1]).toBe(`"'=1+2",${EASY},${EASY_SOLUTION},solved,`);
+    expect(out[2]).toBe(`"'@SUM(A1),x",${HARD},${HARD_SOLUTION},solved,`);
+  });
+
   it('reads a .gz with DecompressionStream and offers the answers gzip-compressed', async () => {
     const { page } = await open();
     await fileInput(page).setInputFiles({

@@ -10,6 +10,7 @@ import { generationLimit } from '../problems.js';
 import { countSolutions, countSolutionsWithout, type SearchResult } from '../solver.js';
 import type { Problem } from '../types.js';
 import { BOX, COL, ROW, UNIT_CELLS } from './geometry.js';
+import { checkGenerateOptions } from './generate-options.js';
 import { type Grade, gradeCells } from './grade.js';
 import { mulberry32, type Random, seedOf, shuffle } from './random.js';
 import type { Level } from './step.js';
@@ -160,7 +161,9 @@ function carve(random: Random, solution: Uint8Array, symmetric: boolean, out: Ui
   return true;
 }
 
+/** Throws a GenerateOptionError (code, message, the option) for an option missing or of the wrong type. */
 export function generatePuzzle(options: GenerateOptions): GenerateOutcome {
+  checkGenerateOptions(options);
   const seed = seedOf(options.seed);
   const random = mulberry32(seed);
   const maxAttempts = options.maxAttempts ?? 20_000;

@@ -15,7 +15,8 @@ import { TECHNIQUES } from './techniques.js';
 export interface Grade {
   level: Level;
   score: number;
-  hardest: TechniqueName;
+  /** The hardest technique used; null for a board given full (nothing to solve: easy, score 0). */
+  hardest: TechniqueName | null;
   /** Uses per technique, only those used, easiest first. */
   techniques: Partial<Record<TechniqueName, number>>;
 }
@@ -41,8 +42,8 @@ function gradeOf(run: RunResult): Grade {
   return {
     level: run.level,
     score: run.score,
-    // A board given full has nothing to solve: it rates as the easiest possible.
-    hardest: run.hardest < 0 ? 'hidden-single' : TECHNIQUES[run.hardest]!.name,
+    // A board given full took no technique: it rates as the easiest level, and names none.
+    hardest: run.hardest < 0 ? null : TECHNIQUES[run.hardest]!.name,
     techniques,
   };
 }

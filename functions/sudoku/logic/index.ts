@@ -8,6 +8,8 @@ export type { Hint, HintOutcome, HintRequest, HintStep, Placement } from './hint
 export { hint, nextSteps } from './hint.js';
 export type { GenerateOptions, GenerateOutcome } from './generate.js';
 export { generatePuzzle } from './generate.js';
+export type { GenerateOption } from './generate-options.js';
+export { GenerateOptionError } from './generate-options.js';
 export type { Level, TechniqueName } from './step.js';
 export { LEVELS } from './step.js';
 export { TECHNIQUES } from './techniques.js';

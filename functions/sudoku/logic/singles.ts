@@ -3,7 +3,7 @@
 // three mask operations); findSingle is the same rule for one placement, with its sentence.
 // Order follows Sudoku Explainer's ratings: hidden single in a box (1.2), in a row or column
 // (1.5), then naked single (2.3), so a grade credits the easiest single that was available.
-import { cellName, DIGIT, PEERS, UNIT_CELLS, unitName } from './geometry.js';
+import { cellName, DIGIT, digitsOf, joinAnd, PEERS, UNIT_CELLS, unitName } from './geometry.js';
 import { candidate, type Grid, UNIT_BITS } from './grid.js';
 import type { Step } from './step.js';
 
@@ -163,8 +163,29 @@ export function findSingle(g: Grid): Step | null {
       cells: [c],
       eliminations: [],
       placement: candidate(c, d),
-      message: `Naked single: ${cellName(c)} can only be ${d}; every other digit is already in its row, column or box.`,
+      message: nakedSingleMessage(g, c, d),
     };
   }
   return null;
+}
+
+/**
+ * Why c can only be d: the digits its row, column and box hold, and those the steps before it
+ * removed (a cell's candidates lose digits only to placements in its units and to steps'
+ * eliminations), so the sentence is true of the board the person has in front of them.
+ */
+function nakedSingleMessage(g: Grid, c: number, d: number): string {
+  const start = `Naked single: ${cellName(c)} can only be ${d}`;
+  let seen = 0;
+  for (let j = c * 20, end = j + 20; j < end; j++) {
+    const digit = g.cells[PEERS[j]!]!;
+    if (digit) seen |= 1 << (digit - 1);
+  }
+  const removed = 0x1ff & ~seen & ~(1 << (d - 1));
+  if (removed === 0) return `${start}; every other digit is already in its row, column or box.`;
+  const removedDigits = joinAnd(digitsOf(removed).map(String));
+  if (seen === 0) return `${start}; the steps above removed every other digit (${removedDigits}).`;
+  const seenDigits = digitsOf(seen);
+  const are = seenDigits.length === 1 ? 'is' : 'are';
+  return `${start}; ${joinAnd(seenDigits.map(String))} ${are} already in its row, column or box, and the steps above removed ${removedDigits}.`;
 }

@@ -31,4 +31,8 @@ export function csvFields(line: string): string[] {
   return out;
 }
 
-export const csvField = (v: string) => (/[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+/**
+ * One cell of a download: the files' own rule (functions/formats/csv-fields.ts), so a cell a
+ * spreadsheet would run as a formula (= + - @ tab CR first) is neutralized here as in the bucket.
+ */
+export { formatCsvField as csvField } from '../../formats/csv-fields.js';
