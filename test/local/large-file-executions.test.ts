@@ -144,7 +144,9 @@ describe('a file too large for one invocation, on the twin', () => {
       process.env[FILES_TIMEOUT_ENV] = planned.timeout;
       process.env[RANGE_BYTES_ENV] = planned.range;
     }
-  });
+    // Its work is a fixed amount of solving in invocations of 2 s and 6 s: about 30 s on a quiet
+    // 2-core machine, over 60 s when the machine is shared; the limit only stops a hung run.
+  }, 180_000);
 
   it("starts only for a caller the policies allow: the API function's role may not", async () => {
     const client = new SFNClient({ endpoint: sfn.endpoint, region: 'us-east-1', credentials: localCredentials('api') });
