@@ -103,4 +103,25 @@ describe('throttle figures in the docs', () => {
       [puzzleApp.rate, puzzleApp.burst],
     );
   });
+
+  it("docs/infra.md's worst case per hour counts every bucket's rate and burst, and docs/http.md quotes POST /solve's", () => {
+    const buckets = Object.values(apiRouteThrottles(defaults));
+    const match = /`\(([\d +]+)\) requests\/s x 3600 s \+ (\d+)` of bursts = ([\d,]+) requests/.exec(infraDoc);
+    expect(match, 'the worst case per hour in docs/infra.md').not.toBeNull();
+    const [, rateList, bursts, total] = match as RegExpExecArray;
+    const rates = (rateList as string).split(' + ').map(Number);
+    expect(rates[0]).toBe(solve.rate);
+    const ascending = (a: number, b: number) => a - b;
+    expect([...rates].sort(ascending)).toEqual(buckets.map((b) => b.rate).sort(ascending));
+    const burstSum = buckets.reduce((sum, b) => sum + b.burst, 0);
+    const rateSum = buckets.reduce((sum, b) => sum + b.rate, 0);
+    expect([Number(bursts), Number((total as string).replaceAll(',', ''))]).toEqual([
+      burstSum,
+      rateSum * 3600 + burstSum,
+    ]);
+    expect(figures(read('docs/http.md'), /at the defaults: POST \/solve (\d+) requests\/s, burst (\d+);/)).toEqual([
+      solve.rate,
+      solve.burst,
+    ]);
+  });
 });
