@@ -39,7 +39,7 @@ export interface Settings {
   /**
    * Steady rate (requests/s) of POST /grade, POST /hint and GET /puzzle (docs/grading.md), each
    * with a burst of half its rate (at least 1). Every request/s of theirs holds W of the pool that
-   * POST /solve's derived throttle then leaves out; small by default, so POST /solve keeps 100/s.
+   * POST /solve's derived throttle then leaves out; small by default, so POST /solve keeps 104/s (100 with apiAuth=iam).
    */
   readonly apiGradeRateLimit: number;
   readonly apiHintRateLimit: number;

@@ -14,6 +14,7 @@ import { UploadEvents } from './constructs/upload-events.js';
 import { deadLetterQueue } from './constructs/queues.js';
 import { SolverFunction } from './constructs/solver-function.js';
 import { Storage } from './constructs/storage.js';
+import { API_ROUTE_NAMES, routeKey } from '../functions/contract/api-routes.js';
 import { prefixes } from '../functions/contract/service-layout.js';
 import { apiRouteThrottles, type Settings } from './settings.js';
 
@@ -158,7 +159,10 @@ export class SudokuStack extends Stack {
     });
 
     // Outputs: what a deployer needs to call the API, drop files and watch failures.
-    new CfnOutput(this, 'ApiUrl', { value: http.url, description: 'HTTP API base URL (POST solve, GET health)' });
+    new CfnOutput(this, 'ApiUrl', {
+      value: http.url,
+      description: `HTTP API base URL (${API_ROUTE_NAMES.map(routeKey).join(', ')})`,
+    });
     for (const [name, fn] of [
       ['Api', apiFunction],
       ['Files', filesFunction],

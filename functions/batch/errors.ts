@@ -1,4 +1,5 @@
 import type { MapItemResult, MapResult, ItemError } from './types.js';
+import { ERROR_NAMES } from '../contract/error-names.js';
 import { ServiceError } from '../contract/service-error.js';
 
 /**
@@ -41,7 +42,7 @@ export function describeFailures(failed: readonly { key: string; error: ItemErro
  * them, and the files that did succeed are then skipped by their output's source ETag.
  */
 export class BatchItemsFailedError extends ServiceError<BatchErrorCode> {
-  override readonly name = 'BatchItemsFailedError';
+  override readonly name = ERROR_NAMES.batchItemsFailed;
   readonly failed: readonly FailedItem[];
   constructor(readonly result: MapResult) {
     const failed = result.items.filter((item): item is FailedItem => item.status === 'failed');

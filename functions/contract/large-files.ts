@@ -12,6 +12,7 @@
  */
 
 import { createHash } from 'node:crypto';
+import { ERROR_NAMES } from './error-names.js';
 import { prefixes } from './service-layout.js';
 
 /** The files function's environment: the ARN of the large-file state machine it starts. */
@@ -38,7 +39,7 @@ export const LARGE_FILE_DEFAULTS = { maxConcurrency: 100 } as const;
  * its staging object whole or not at all, so a retry starts it over.
  */
 export const RANGE_RETRY = {
-  fatal: ['TimeLimitError', 'SourceChangedError'],
+  fatal: [ERROR_NAMES.timeLimit, ERROR_NAMES.sourceChanged],
   retries: 2,
   intervalSeconds: 5,
   backoffRate: 2,

@@ -7,6 +7,7 @@
 
 import { createHash } from 'node:crypto';
 import { S3_MAX_KEY_BYTES, S3_MAX_USER_METADATA_BYTES } from './aws-quotas.js';
+import { ERROR_NAMES } from './error-names.js';
 
 // The bucket's key layout. Inputs and outputs never share a prefix, so nothing the function
 // writes can trigger it again; and every prefix the service writes holds one kind of object, so no
@@ -195,7 +196,7 @@ export const RUN_DEFAULTS = {
  * MaxAttempts).
  */
 export const MAP_ITEM_RETRY = {
-  error: 'BatchItemsFailedError',
+  error: ERROR_NAMES.batchItemsFailed,
   retries: 2,
   intervalSeconds: 10,
   backoffRate: 2,

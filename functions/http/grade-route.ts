@@ -4,7 +4,7 @@ import { routeKey } from '../contract/api-routes.js';
 import type { BoardOutput } from '../sudoku/index.js';
 import { boardFailure } from './board-failure.js';
 import { locateProblems } from './problem-location.js';
-import { MAX_BOARDS } from './constants.js';
+import { boardsArray, checkBoardCount } from './board-count.js';
 import { gradeRequestBoard } from './grade-board.js';
 import { readJsonObject } from './json-body.js';
 import { ClientError } from './problems.js';
@@ -58,13 +58,7 @@ function gradeOne(board: unknown, budget: SolveBudget): HttpResponse {
 
 function gradeMany(boards: unknown, budget: SolveBudget): HttpResponse {
   if (!Array.isArray(boards)) throw new ClientError('invalidRequest', `"boards" must be an array; send ${SHAPE}.`);
-  if (boards.length > MAX_BOARDS) {
-    throw new ClientError(
-      'tooManyBoards',
-      `"boards" holds ${boards.length} boards; the limit is ${MAX_BOARDS} per request. Split them over several requests.`,
-      { limit: MAX_BOARDS },
-    );
-  }
+  checkBoardCount(boards.length, boardsArray);
   const results: GradeItem[] = [];
   let graded = 0;
   for (let index = 0; index < boards.length; index++) {

@@ -1,5 +1,5 @@
 import { ServiceError } from '../contract/service-error.js';
-import type { ApiProblem } from './problem-location.js';
+import type { ProblemExtra } from './types.js';
 
 /**
  * Every problem type the API answers with (RFC 9457 `type`, `title`, `status`). The type URIs are
@@ -47,18 +47,7 @@ export class ClientError extends ServiceError<ProblemTypeName> {
   constructor(
     readonly problemType: ProblemTypeName,
     readonly detail: string,
-    readonly extra: {
-      problems?: ApiProblem[];
-      problemsTotal?: number;
-      limit?: number;
-      allow?: string[];
-      accept?: string[];
-      parameter?: string;
-      /** Where a malformed body stops being JSON (400 malformed-json). */
-      position?: number;
-      line?: number;
-      column?: number;
-    } = {},
+    readonly extra: ProblemExtra = {},
   ) {
     super(problemType, detail);
   }

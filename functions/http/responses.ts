@@ -1,7 +1,6 @@
 import { MEDIA_TYPE } from './constants.js';
-import type { ClientError } from './problems.js';
 import { PROBLEM_TYPES, problemTypeUri, type ProblemTypeName } from './problems.js';
-import type { HttpResponse, ProblemDetails } from './types.js';
+import type { HttpResponse, ProblemDetails, ProblemExtra } from './types.js';
 
 export function jsonResponse(statusCode: number, value: unknown): HttpResponse {
   return {
@@ -25,7 +24,7 @@ export function problemDetails(
   name: ProblemTypeName,
   detail: string,
   requestId: string,
-  extra: ClientError['extra'] = {},
+  extra: ProblemExtra = {},
 ): ProblemDetails {
   const { title, status } = PROBLEM_TYPES[name];
   return { type: problemTypeUri(name), title, status, detail, ...extra, requestId };

@@ -4,7 +4,7 @@ import { boardFailure } from './board-failure.js';
 import { type FailedBoardItem, failedBoardItem, solveRequestBoard } from './board-result.js';
 import { locateProblems } from './problem-location.js';
 import { ClientError } from './problems.js';
-import { MAX_BOARDS } from './constants.js';
+import { boardsArray, checkBoardCount } from './board-count.js';
 import type { SolveBudget } from './solve-budget.js';
 import { parseJsonObject } from './json-body.js';
 import { jsonResponse } from './responses.js';
@@ -58,13 +58,7 @@ function solveMany(boards: unknown, budget: SolveBudget): HttpResponse {
   if (!Array.isArray(boards)) {
     throw new ClientError('invalidRequest', `"boards" must be an array of boards; ${SHAPES_HINT}.`);
   }
-  if (boards.length > MAX_BOARDS) {
-    throw new ClientError(
-      'tooManyBoards',
-      `"boards" holds ${boards.length} boards; the limit is ${MAX_BOARDS} per request. Split them over several requests.`,
-      { limit: MAX_BOARDS },
-    );
-  }
+  checkBoardCount(boards.length, boardsArray);
   const results: BoardsItem[] = [];
   let solved = 0;
   let micros = 0;

@@ -1,7 +1,7 @@
 import { recordSolves } from '../observability/powertools.js';
 import { createTxtCodec, FileTally } from '../formats/index.js';
 import { ClientError } from './problems.js';
-import { MAX_BOARDS } from './constants.js';
+import { checkBoardCount } from './board-count.js';
 import type { SolveBudget } from './solve-budget.js';
 import { textResponse } from './responses.js';
 import type { HttpResponse } from './types.js';
@@ -18,13 +18,7 @@ export function solveTextBody(text: string, budget: SolveBudget): HttpResponse {
   if (puzzles === 0) {
     throw new ClientError('invalidRequest', 'The body holds no puzzle lines; send one 81-character puzzle a line.');
   }
-  if (puzzles > MAX_BOARDS) {
-    throw new ClientError(
-      'tooManyBoards',
-      `The body holds ${puzzles} puzzle lines; the limit is ${MAX_BOARDS} per request. Split them over several requests.`,
-      { limit: MAX_BOARDS },
-    );
-  }
+  checkBoardCount(puzzles, (count) => `The body holds ${count} puzzle lines`);
   const codec = createTxtCodec({ maxGuesses: () => budget.guessAllowance() });
   const tally = new FileTally({ failureCap: 0 });
   const out: string[] = new Array<string>(lines.length);

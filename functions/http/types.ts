@@ -42,5 +42,14 @@ export interface ProblemDetails {
   accept?: string[];
   /** The query parameter at fault (400 invalid-parameter). */
   parameter?: string;
+  /** Where a malformed body stops being JSON (400 malformed-json): the character, 1-based. */
+  position?: number;
+  /** Its line, 1-based. */
+  line?: number;
+  /** Its column, 1-based. */
+  column?: number;
   requestId?: string;
 }
+
+/** What a problem adds to RFC 9457's own members: a ClientError carries these and the answer spreads them. */
+export type ProblemExtra = Omit<ProblemDetails, 'type' | 'title' | 'status' | 'detail' | 'requestId'>;

@@ -18,6 +18,7 @@ import {
   type LargeFileJob,
   type RangeItem,
 } from '../contract/large-files.js';
+import { ERROR_NAMES } from '../contract/error-names.js';
 import { SOURCE_ETAG_METADATA, SOURCE_KEY_METADATA, sourceKeyMetadata } from '../contract/service-layout.js';
 import { logger, recordFile, recordSolves } from '../observability/powertools.js';
 import { mapBounded } from './concurrency.js';
@@ -242,7 +243,7 @@ export async function failLargeFile(
   const { client, retry } = options;
   const cause = parseCause(error.Cause);
   // A range's own error reaches here only inside the map's (States.ExceedToleratedFailureThreshold).
-  const timeLimit = error.Error === 'TimeLimitError' || (error.Cause ?? '').includes('TimeLimitError');
+  const timeLimit = error.Error === ERROR_NAMES.timeLimit || (error.Cause ?? '').includes(ERROR_NAMES.timeLimit);
   // A range that needs more than an invocation fails the same way again; anything else (throttling,
   // S3 errors, a run cut short) can pass, and an identical re-upload or the sweep tries it again.
   const failure: FailureKind = timeLimit ? 'final' : 'transient';
@@ -265,7 +266,7 @@ export async function failLargeFile(
     split: { ...splitPlan(job), redone: 0, invocations: 0, parts: 0 },
   };
   try {
-    if (error.Error === 'SourceChangedError') throw new SourceChangedError(job.sourceKey);
+    if (error.Error === ERROR_NAMES.sourceChanged) throw new SourceChangedError(job.sourceKey);
     await writeReport(client, job, report, retry, failureMetadata(failure, tries));
     // The report names this version: an output answering another one (a superseded run's, landed
     // after it checked the source) would contradict it.

@@ -31,15 +31,17 @@ const MAX_RUNS_LISTED = 1000;
 let client: SFNClient | undefined;
 
 /**
- * Step Functions, at the ARN in the function's environment. This module (and the SDK client with
- * it) is loaded on first use (large-file-job.ts imports it lazily): only a file too large for one
- * invocation pays for it. Locally the twin's Step Functions endpoint answers it
- * (SUDOKU_LOCAL_SFN_ENDPOINT), deciding each call against the synthesized policies.
+ * Step Functions, at the ARN the stack puts in LARGE_FILE_STATE_MACHINE_ENV. This module (and the
+ * SDK client with it) is loaded on first use (large-file-job.ts imports it lazily): only a file too
+ * large for one invocation pays for it. Locally the twin sets LOCAL_SFN_ENDPOINT_ENV to its Step
+ * Functions endpoint, which decides each call against the synthesized policies.
  */
 function stepFunctions(): { client: SFNClient; stateMachineArn: string } {
   const stateMachineArn = process.env[LARGE_FILE_STATE_MACHINE_ENV];
   if (!stateMachineArn) throw new LargeFileNotConfiguredError();
-  // The twin's endpoint, signed with the function's local key (as its S3 client is); in AWS the role's.
+  // Locally, signed with the keys the twin gives the files function's role in S3_ACCESS_KEY_ID and
+  // S3_SECRET_ACCESS_KEY (the variables its S3 client reads), so the twin decides the call as that
+  // role's; in AWS the SDK's default chain, the role itself.
   const local = process.env[LOCAL_SFN_ENDPOINT_ENV];
   client ??= new SFNClient(
     local

@@ -4,6 +4,7 @@
  */
 import { AbortMultipartUploadCommand, GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
+import { ERROR_NAMES } from '../contract/error-names.js';
 import { ServiceError } from '../contract/service-error.js';
 import { logger } from '../observability/powertools.js';
 
@@ -55,7 +56,7 @@ export function writeCondition(existingETag: string | undefined): { IfMatch: str
 
 /** The source was replaced since this run read its version: this run's answers are stale. */
 export class SourceChangedError extends ServiceError<'SOURCE_CHANGED'> {
-  override readonly name = 'SourceChangedError';
+  override readonly name = ERROR_NAMES.sourceChanged;
   constructor(readonly sourceKey: string) {
     super('SOURCE_CHANGED', `${sourceKey} was replaced while it was being solved`);
   }

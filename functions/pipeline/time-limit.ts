@@ -1,4 +1,5 @@
 import { Transform } from 'node:stream';
+import { ERROR_NAMES } from '../contract/error-names.js';
 import { ServiceError } from '../contract/service-error.js';
 
 /**
@@ -12,7 +13,7 @@ export function timeMarginMs(timeLeftMs: number): number {
 
 /** Solving stopped for time: the file (or range) needs more than one invocation of this function can give. */
 export class TimeLimitError extends ServiceError<'TIME_LIMIT'> {
-  override readonly name = 'TimeLimitError';
+  override readonly name = ERROR_NAMES.timeLimit;
   constructor(
     readonly rowsRead: number,
     readonly seconds: number,

@@ -44,7 +44,7 @@ describe('limits in characters', () => {
   });
 });
 
-describe('file reports count every problem of a row (issue 26)', () => {
+describe('file reports count every problem of a row', () => {
   const xs = 'x'.repeat(100_000);
   const inputs: [FileFormat, string][] = [
     ['txt', `${xs}\n`],

@@ -30,7 +30,7 @@ function post(body: string, contentType = 'application/json'): HttpResponse {
 /** Bad characters and the length problem a string of `n` x's has: n, plus WRONG_LENGTH unless n is 81. */
 const problemsOfXs = (n: number) => n + (n === 81 ? 0 : 1);
 
-describe('problemsTotal counts every problem, listed or not (issue 26, item 1)', () => {
+describe('problemsTotal counts every problem, listed or not', () => {
   for (const n of [81, 82, 1000, 100_000]) {
     it(`a board of ${n} bad characters: ${problemsOfXs(n)} in all, in a single board, a batch and a text line`, () => {
       const board = 'x'.repeat(n);
@@ -65,7 +65,7 @@ describe('problemsTotal counts every problem, listed or not (issue 26, item 1)',
   });
 });
 
-describe('every bad character has a place a program can read (issue 26, item 2)', () => {
+describe('every bad character has a place a program can read', () => {
   it('a bad character past cell 81 is located by its character position', () => {
     const answer = JSON.parse(post(JSON.stringify({ board: `${'.'.repeat(81)}x` })).body) as ProblemDetails;
     expect(answer.problems).toContainEqual(expect.objectContaining({ code: 'BAD_CHARACTER', position: 82 }));

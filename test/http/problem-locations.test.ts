@@ -106,7 +106,7 @@ function problemsIn(answer: unknown): Located[] {
   return [...(body.problems ?? []), ...(body.results ?? []).flatMap((result) => result.problems ?? [])];
 }
 
-describe('every problem has a place a program can read (issue 26)', () => {
+describe('every problem has a place a program can read', () => {
   const seen = new Set<ProblemCode>();
 
   it('on every route: a pointer to the value of the body at fault, or the query parameter', () => {

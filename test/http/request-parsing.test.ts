@@ -111,7 +111,7 @@ describe('routing', () => {
     expect(routePath('/solve', '$default')).toBe('/solve');
   });
 
-  it('serves each route at one URL: a trailing slash is a 404 that names the route meant (issue 26)', async () => {
+  it('serves each route at one URL: a trailing slash is a 404 that names the route meant', async () => {
     expect(routePath('/health/', '$default')).toBe('/health/');
     expect(routePath('/', '$default')).toBe('/');
     for (const [method, url] of [
@@ -129,7 +129,7 @@ describe('routing', () => {
     }
   });
 
-  it('answers HEAD on a GET route as GET without the body; Allow lists HEAD (issue 26)', async () => {
+  it('answers HEAD on a GET route as GET without the body; Allow lists HEAD', async () => {
     for (const url of ['/', '/health', '/openapi.json']) {
       const get = (await handler(buildHttpApiEvent({ method: 'GET', url }), context)) as HttpResponse;
       const head = (await handler(buildHttpApiEvent({ method: 'HEAD', url }), context)) as HttpResponse;
@@ -157,7 +157,7 @@ describe('routing', () => {
   });
 });
 
-describe('charset and content coding (issue 26)', () => {
+describe('charset and content coding', () => {
   it('takes charset=us-ascii (a subset of UTF-8) for an ASCII body, and refuses non-ASCII labelled so with 400', async () => {
     for (const type of ['application/json; charset=us-ascii', 'text/plain; charset=US-ASCII']) {
       const body = type.startsWith('application/json') ? JSON.stringify({ board: EASY }) : EASY;

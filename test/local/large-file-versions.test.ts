@@ -234,7 +234,7 @@ describe('a run that ended without solving its version', () => {
   });
 });
 
-describe('a failed run (issue 36 item 3): tried again while its failure can pass, within a bound', () => {
+describe('a failed run: tried again while its failure can pass, within a bound', () => {
   /** Every read of this version of `key` answered 500 InternalError: the run fails past its retries. */
   const failReadsOf = (key: string) => proxy.failWhere(readOf(key, md5(A)));
 

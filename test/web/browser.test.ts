@@ -465,7 +465,7 @@ const docsImage = (file: string, name: string) => {
   if (process.env.SUDOKU_UPDATE_DOCS_IMAGE) copyFileSync(file, path.join(root, 'docs', name));
 };
 
-describe.skipIf(!chromiumPath)('issue 25: the faults a first visit found, each fixed', () => {
+describe.skipIf(!chromiumPath)('the faults a first visit found stay fixed', () => {
   it('Solve twice keeps the givens as givens (it used to turn all 81 cells into givens)', async () => {
     const { page } = await open();
     await pasteBox(page).fill(EASY);
@@ -772,7 +772,7 @@ function wrongButLegal(board: string, solution: string, skip: number[] = []): { 
   throw new Error('no cell takes a wrong digit without breaking a rule');
 }
 
-describe.skipIf(!chromiumPath)('issue 25: a place to play, against the real toolkit routes', () => {
+describe.skipIf(!chromiumPath)('a place to play, against the real toolkit routes', () => {
   it('new puzzle by level, difficulty, a hint with its cells and sentence, check, and finish: keyboard alone, phone-sized', async () => {
     const { page } = await open({ viewport: { width: 390, height: 844 } });
     const { puzzle, solution } = await startPuzzle(page, 'medium');
@@ -957,7 +957,7 @@ describe.skipIf(!chromiumPath)('issue 25: a place to play, against the real tool
   });
 });
 
-describe.skipIf(!chromiumPath)('issue 25: files of any length, in the page', () => {
+describe.skipIf(!chromiumPath)('files of any length, in the page', () => {
   it('solves 100,000 lines of .txt with a progress bar, in requests within the limits', {
     timeout: 240_000,
   }, async () => {
@@ -1051,7 +1051,7 @@ describe.skipIf(!chromiumPath)('issue 25: files of any length, in the page', () 
   });
 });
 
-describe.skipIf(!chromiumPath)('issue 25: axe-core finds no violation in any state', () => {
+describe.skipIf(!chromiumPath)('axe-core finds no violation in any state', () => {
   it('start, error, solved, hint shown, dark, forced colours', { timeout: 60_000 }, async () => {
     const { page } = await open({ viewport: { width: 1280, height: 800 } }, { firstVisit: true });
     await page.getByText(/^New medium puzzle/).waitFor();

@@ -6,7 +6,7 @@ import { ChangeLog, EVERYTHING } from './changes.js';
 import { POPCOUNT } from './geometry.js';
 import type { Grid } from './grid.js';
 import { HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, settleSingles } from './singles.js';
-import { applyStep, type Level, type Step } from './step.js';
+import { applyStep, type Level, LEVELS, type Step } from './step.js';
 import { LEVEL_RANK, TECHNIQUE_INDEX, TECHNIQUES } from './techniques.js';
 
 export interface RunResult {
@@ -40,7 +40,6 @@ const HIDDEN = TECHNIQUE_INDEX['hidden-single'];
 const NAKED = TECHNIQUE_INDEX['naked-single'];
 const GUESS = TECHNIQUE_INDEX.guess;
 const EXPERT = LEVEL_RANK.expert;
-const LEVEL_NAMES: readonly Level[] = ['easy', 'medium', 'hard', 'expert', 'extreme'];
 const RANK_OF = Int8Array.from(TECHNIQUES, (t) => LEVEL_RANK[t.level]);
 
 /**
@@ -120,5 +119,5 @@ export function runLogic(
     counts[GUESS]!++;
     credit(GUESS, TECHNIQUES[GUESS]!.score);
   }
-  return { counts, score, hardest, level: LEVEL_NAMES[rank]!, aborted: false };
+  return { counts, score, hardest, level: LEVELS[rank]!, aborted: false };
 }

@@ -25,9 +25,10 @@ export type TechniqueName =
   | 'aic'
   | 'guess';
 
-export type Level = 'easy' | 'medium' | 'hard' | 'expert' | 'extreme';
+/** The difficulty levels, easiest first: a level's rank is its index here. */
+export const LEVELS = ['easy', 'medium', 'hard', 'expert', 'extreme'] as const;
 
-export const LEVELS: readonly Level[] = ['easy', 'medium', 'hard', 'expert', 'extreme'];
+export type Level = (typeof LEVELS)[number];
 
 export interface Step {
   technique: TechniqueName;

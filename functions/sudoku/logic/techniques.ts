@@ -8,7 +8,7 @@ import { findSimpleColoring } from './coloring.js';
 import { findFish } from './fish.js';
 import type { Grid } from './grid.js';
 import { findClaiming, findPointing } from './locked.js';
-import type { Level, Step, TechniqueName } from './step.js';
+import { type Level, LEVELS, type Step, type TechniqueName } from './step.js';
 import { findHiddenSubset, findNakedSubset } from './subsets.js';
 import { findWWing, findXYWing, findXYZWing } from './wings.js';
 
@@ -52,4 +52,6 @@ export const TECHNIQUE_INDEX: Readonly<Record<TechniqueName, number>> = Object.f
   TECHNIQUES.map((t, i) => [t.name, i]),
 ) as Record<TechniqueName, number>;
 
-export const LEVEL_RANK: Readonly<Record<Level, number>> = { easy: 0, medium: 1, hard: 2, expert: 3, extreme: 4 };
+export const LEVEL_RANK: Readonly<Record<Level, number>> = Object.fromEntries(
+  LEVELS.map((level, rank) => [level, rank]),
+) as Record<Level, number>;
