@@ -21,7 +21,7 @@ function sourceFiles(dir: string): string[] {
     .map((f) => path.join(dir, f));
 }
 
-const SOURCES = ['functions', 'infra', 'bench', 'scripts'].flatMap(sourceFiles);
+const SOURCES = ['functions', 'cli', 'twin', 'infra', 'bench', 'scripts'].flatMap(sourceFiles);
 
 interface Parsed {
   /** Every module a file imports, statically or with `import()`, resolved relative to the repo. */

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Upload } from '@aws-sdk/lib-storage';
-import { startS3Server } from '../../functions/local/s3-server.js';
+import { startS3Server } from '../../twin/s3/s3-server.js';
 import { prefixes } from '../../functions/contract/service-layout.js';
 import { createS3Client } from '../../functions/pipeline/index.js';
 import { RANGE_BYTES_ENV } from '../../functions/pipeline/range-plan.js';

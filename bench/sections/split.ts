@@ -22,10 +22,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FinishResult, LargeFileJob } from '../../functions/contract/large-files.js';
 import { prefixes, SOLVER_THREADS_ENV } from '../../functions/contract/service-layout.js';
-import { invokeFunction } from '../../functions/local/executions.js';
-import { localCredentials } from '../../functions/local/iam/local-account.js';
-import { type LargeFileRunSummary, runLargeFileJob, type StepInvoker } from '../../functions/local/large-file-run.js';
-import { startS3Server } from '../../functions/local/s3-server.js';
+import { invokeFunction } from '../../twin/lambda/executions.js';
+import { localCredentials } from '../../twin/iam/local-account.js';
+import {
+  type LargeFileRunSummary,
+  runLargeFileJob,
+  type StepInvoker,
+} from '../../twin/stepfunctions/large-file-run.js';
+import { startS3Server } from '../../twin/s3/s3-server.js';
 import { logger } from '../../functions/observability/powertools.js';
 import {
   createS3Client,

@@ -171,10 +171,10 @@ describe('what the deployable bundle holds', () => {
         (file) => (JSON.parse(readFileSync(path.join(bundleDir, file), 'utf8')) as { sources: string[] }).sources,
       );
 
-  it('ships none of the twin (functions/local/), nor its AGPL IAM evaluator, s3rver, tsx or the CDK', () => {
+  it('ships none of the twin (twin/) or the command (cli/), nor its AGPL IAM evaluator, s3rver, tsx or the CDK', () => {
     expect(sources().some((s) => s.includes('functions/pipeline/'))).toBe(true);
     const foreign = sources().filter((s) =>
-      /functions\/local\/|@cloud-copilot\/|node_modules\/s3rver\/|node_modules\/tsx\/|node_modules\/aws-cdk-lib\//.test(
+      /(^|\/)(twin|cli)\/|@cloud-copilot\/|node_modules\/s3rver\/|node_modules\/tsx\/|node_modules\/aws-cdk-lib\//.test(
         s,
       ),
     );
@@ -182,7 +182,7 @@ describe('what the deployable bundle holds', () => {
   });
 
   it('ships no twin-only code: no whole-job runner or run request, no tsx plumbing for the TypeScript worker', () => {
-    // The runner's modules live in functions/local/ (checked above); these are what they held.
+    // The runner's modules live in twin/ (checked above); these are what they held.
     const code = files()
       .filter((file) => file.endsWith('.mjs'))
       .map((file) => readFileSync(path.join(bundleDir, file), 'utf8'))

@@ -5,7 +5,7 @@
 import { HeadObjectCommand, ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputKeysFor, prefixes, SOURCE_ETAG_METADATA } from '../../functions/contract/service-layout.js';
-import { localCredentials } from '../../functions/local/iam/local-account.js';
+import { localCredentials } from '../../twin/iam/local-account.js';
 import { createS3Client, processObject } from '../../functions/pipeline/index.js';
 import type { ProcessObjectResult } from '../../functions/pipeline/index.js';
 import { EASY, EASY_SOLUTION, HARD, HARD_SOLUTION } from '../helpers/boards.js';

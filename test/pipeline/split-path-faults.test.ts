@@ -16,13 +16,13 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LargeFileEvent } from '../../functions/contract/large-files.js';
 import { SOURCE_ETAG_METADATA } from '../../functions/contract/service-layout.js';
-import { localCredentials } from '../../functions/local/iam/local-account.js';
-import type { StepInvoker } from '../../functions/local/large-file-run.js';
+import { localCredentials } from '../../twin/iam/local-account.js';
+import type { StepInvoker } from '../../twin/stepfunctions/large-file-run.js';
 import {
   type LocalStepFunctions,
   startStackStepFunctions,
   useLocalStepFunctions,
-} from '../../functions/local/step-functions-server.js';
+} from '../../twin/stepfunctions/step-functions-server.js';
 import {
   createS3Client,
   processObject,

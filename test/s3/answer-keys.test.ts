@@ -10,8 +10,8 @@ import {
   SOURCE_KEY_METADATA,
 } from '../../functions/contract/service-layout.js';
 import { handler } from '../../functions/handler/index.js';
-import { useFilesFunctionCredentials } from '../../functions/local/iam/local-account.js';
-import { createLambdaContext } from '../../functions/local/lambda-context.js';
+import { useFilesFunctionCredentials } from '../../twin/iam/local-account.js';
+import { createLambdaContext } from '../../twin/lambda/lambda-context.js';
 import { handleS3Event } from '../../functions/s3/index.js';
 import { batchEventFor } from '../batch/factories.js';
 import { EASY, EASY_SOLUTION, HARD, HARD_SOLUTION } from '../helpers/boards.js';

@@ -7,8 +7,8 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { handler } from '../../functions/handler/index.js';
 import { MAX_BOARDS, MAX_BODY_BYTES, type HttpResponse } from '../../functions/http/index.js';
-import { buildHttpApiEvent } from '../../functions/local/http-api-event.js';
-import { createLambdaContext } from '../../functions/local/lambda-context.js';
+import { buildHttpApiEvent } from '../../twin/gateway/http-api-event.js';
+import { createLambdaContext } from '../../twin/lambda/lambda-context.js';
 import { acceptsGzip, contentSecurityPolicy, inlineBlockHashes } from '../../functions/web/index.js';
 import { root } from './local-system.js';
 
