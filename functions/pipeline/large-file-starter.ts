@@ -7,11 +7,7 @@
  * duplicate S3 event or the sweep finds a running run instead of starting a second.
  */
 import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import {
-  LARGE_FILE_STATE_MACHINE_ENV,
-  LOCAL_SFN_ENDPOINT_ENV,
-  largeFileExecutionName,
-} from '../contract/large-files.js';
+import { LARGE_FILE_STATE_MACHINE_ENV, largeFileExecutionName } from '../contract/large-files.js';
 import { ServiceError } from '../contract/service-error.js';
 import type { LargeFileStarter, RunRecord } from './large-file-runs.js';
 
@@ -33,26 +29,13 @@ let client: SFNClient | undefined;
 /**
  * Step Functions, at the ARN in the function's environment. This module (and the SDK client with
  * it) is loaded on first use (large-file-job.ts imports it lazily): only a file too large for one
- * invocation pays for it. Locally the twin's Step Functions endpoint answers it
- * (SUDOKU_LOCAL_SFN_ENDPOINT), deciding each call against the synthesized policies.
+ * invocation pays for it. Where it connects and as whom the SDK reads from the environment (in
+ * Lambda the role's credentials; the local twin gives AWS_ENDPOINT_URL_SFN and its keys the same way).
  */
 function stepFunctions(): { client: SFNClient; stateMachineArn: string } {
   const stateMachineArn = process.env[LARGE_FILE_STATE_MACHINE_ENV];
   if (!stateMachineArn) throw new LargeFileNotConfiguredError();
-  // The twin's endpoint, signed with the function's local key (as its S3 client is); in AWS the role's.
-  const local = process.env[LOCAL_SFN_ENDPOINT_ENV];
-  client ??= new SFNClient(
-    local
-      ? {
-          endpoint: local,
-          region: process.env.AWS_REGION || 'us-east-1',
-          credentials: {
-            accessKeyId: process.env.S3_ACCESS_KEY_ID || 'LOCALFILESFUNCTION',
-            secretAccessKey: process.env.S3_SECRET_ACCESS_KEY || 'LOCALFILESFUNCTION',
-          },
-        }
-      : {},
-  );
+  client ??= new SFNClient({});
   return { client, stateMachineArn };
 }
 

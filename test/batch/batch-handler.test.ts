@@ -17,6 +17,7 @@ import type { TestS3 } from '../helpers/local-s3.js';
 import { startS3Proxy } from '../helpers/s3-proxy.js';
 import type { S3Proxy } from '../helpers/s3-proxy.js';
 import { batchEvent, batchEventFor, batchItem } from './factories.js';
+import { useFunctionEnvironment } from '../../twin/lambda/function-environment.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const eventsDir = path.join(root, 'events');
@@ -31,7 +32,7 @@ beforeAll(async () => {
   s3 = await startTestS3({ bucket: 'sudoku-local' });
   proxy = await startS3Proxy(s3.server.endpoint);
   // The handler's shared S3 client reads these on first use, as it does under `npm start`.
-  process.env.S3_ENDPOINT = proxy.endpoint;
+  useFunctionEnvironment(process.env, proxy.endpoint, 'admin');
   process.env.BUCKET = s3.bucket;
 });
 afterAll(async () => {

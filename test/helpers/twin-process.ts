@@ -12,4 +12,4 @@ await startS3Service({
     process.exit(1);
   },
 });
-process.stdout.write(`TWIN-READY ${process.env.S3_ENDPOINT}\n`);
+process.stdout.write(`TWIN-READY ${process.env.AWS_ENDPOINT_URL_S3}\n`);

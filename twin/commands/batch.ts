@@ -10,7 +10,7 @@ import { BATCH_USAGE, parseBatchArguments } from './batch-arguments.js';
 import { SOLVER_THREADS_ENV } from '../../functions/contract/service-layout.js';
 import { BatchProgress } from './batch-progress.js';
 import { endWarmEnvironments } from '../lambda/executions.js';
-import { localCredentials } from '../iam/local-account.js';
+import { functionEnvironment } from '../lambda/function-environment.js';
 import { DEFAULT_BUCKET, DEFAULT_S3_PORT } from '../s3/s3-server.js';
 
 export const EXIT_OK = 0;
@@ -48,16 +48,15 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   // Set POWERTOOLS_LOG_LEVEL=INFO to see them too. Read when the logger is created, at import.
   env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
   env.POWERTOOLS_METRICS_DISABLED ??= 'true';
-  const { createS3Client, s3ClientSettingsFromEnv } = await import('../../functions/pipeline/s3-client.js');
+  const { localS3Client } = await import('../s3/local-s3-client.js');
   const { inExecutions, runBatchJob } = await import('../stepfunctions/batch-run.js');
 
   const endpoint = env.S3_ENDPOINT || `http://127.0.0.1:${env.S3_PORT || DEFAULT_S3_PORT}`;
   const bucket = env.BUCKET || DEFAULT_BUCKET;
   // As deployed: the files function solves with its role's credentials, the state machine lists
   // the prefix and writes the run report with its own (the twin decides each by its policies).
-  const settings = s3ClientSettingsFromEnv({ ...env, S3_ENDPOINT: endpoint });
-  const client = createS3Client({ ...settings, ...localCredentials('files') });
-  const runClient = createS3Client({ ...settings, ...localCredentials('run') });
+  const client = localS3Client(endpoint, 'files');
+  const runClient = localS3Client(endpoint, 'run');
   const progress = new BatchProgress(process.stderr);
   // A file too large for one invocation is handed to the twin's large-file state machine, whose
   // ranges run several at once; the run waits for them, as a person waits for the outputs.
@@ -67,17 +66,14 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   useLocalStepFunctions(env, sfn, filesTimeoutMs());
   // Each group is one invocation of the files function in an execution of its own, ended at its
   // timeout as Lambda ends it, with the function's role and one solver thread (1 vCPU at 1,769 MB).
-  const files = localCredentials('files');
   const invoke = inExecutions({
     timeoutMs: filesTimeoutMs(env),
     functionName: 'sudoku-files-local',
     logsTo: 'stderr',
     env: {
       ...(env as Record<string, string>),
-      S3_ENDPOINT: endpoint,
+      ...functionEnvironment(endpoint),
       BUCKET: bucket,
-      S3_ACCESS_KEY_ID: files.accessKeyId,
-      S3_SECRET_ACCESS_KEY: files.secretAccessKey,
       [SOLVER_THREADS_ENV]: env[SOLVER_THREADS_ENV] || '1',
     },
   });

@@ -16,7 +16,7 @@ import { Console } from 'node:console';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { SOLVER_THREADS_ENV } from '../../functions/contract/service-layout.js';
-import { localCredentials, useFilesFunctionCredentials } from '../iam/local-account.js';
+import { useFunctionEnvironment } from '../lambda/function-environment.js';
 import { endWarmEnvironments, invokeFunction, type Invocation } from '../lambda/executions.js';
 import type { RunRequest } from '../stepfunctions/run-request.js';
 import { DEFAULT_BUCKET, DEFAULT_S3_PORT } from '../s3/s3-server.js';
@@ -68,8 +68,8 @@ export async function main(files: string[]): Promise<number> {
   // writes through the global console instead (pretty-printed, metrics off), which goes to stderr here.
   process.env.POWERTOOLS_DEV ??= 'true';
   // Like `sam local invoke` against the local stack: S3 events read and write the bucket of `npm start`.
-  process.env.S3_ENDPOINT ||= `http://127.0.0.1:${process.env.S3_PORT || DEFAULT_S3_PORT}`;
-  useFilesFunctionCredentials(process.env);
+  const s3Endpoint = process.env.S3_ENDPOINT || `http://127.0.0.1:${process.env.S3_PORT || DEFAULT_S3_PORT}`;
+  useFunctionEnvironment(process.env, s3Endpoint);
   globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
   const settings = stackSettings();
   // Imported once the environment above is set: Powertools reads it when the logger is created.
@@ -77,8 +77,8 @@ export async function main(files: string[]): Promise<number> {
   const { inExecutions } = await import('../stepfunctions/batch-run.js');
   const runLocally = async (request: RunRequest): Promise<Invocation> => {
     const requestId = randomUUID();
-    const { createS3Client, s3ClientSettingsFromEnv } = await import('../../functions/pipeline/s3-client.js');
-    const runClient = createS3Client({ ...s3ClientSettingsFromEnv(process.env), ...localCredentials('run') });
+    const { localS3Client } = await import('../s3/local-s3-client.js');
+    const runClient = localS3Client(s3Endpoint, 'run');
     try {
       // Each group of files in an execution ended at the files function's timeout, as the map's children.
       const invoke = inExecutions({
@@ -102,11 +102,7 @@ export async function main(files: string[]): Promise<number> {
   };
   // An S3 event of a file too large for one invocation starts the twin's large-file state machine.
   const { startStackStepFunctions, useLocalStepFunctions } = await import('../stepfunctions/step-functions-server.js');
-  const sfn = await startStackStepFunctions(
-    process.env.S3_ENDPOINT,
-    process.env.BUCKET || DEFAULT_BUCKET,
-    filesTimeoutMs(),
-  );
+  const sfn = await startStackStepFunctions(s3Endpoint, process.env.BUCKET || DEFAULT_BUCKET, filesTimeoutMs());
   useLocalStepFunctions(process.env, sfn, filesTimeoutMs());
   let failed = 0;
   for (const file of files) {

@@ -33,14 +33,3 @@ export function localCredentials(caller: LocalCaller): { accessKeyId: string; se
 
 /** The admin user's ARN: it has AdministratorAccess and nothing else. */
 export const LOCAL_ADMIN_ARN = `arn:${LOCAL_PARTITION}:iam::${LOCAL_ACCOUNT_ID}:user/local-admin`;
-
-/**
- * Points the function's S3 client (functions/pipeline/s3-client.ts reads S3_ACCESS_KEY_ID and
- * S3_SECRET_ACCESS_KEY) at the files function's role, unless the caller chose other keys: the
- * function's calls are then decided as its role's would be in AWS.
- */
-export function useFilesFunctionCredentials(env: NodeJS.ProcessEnv): void {
-  const { accessKeyId, secretAccessKey } = localCredentials('files');
-  env.S3_ACCESS_KEY_ID ||= accessKeyId;
-  env.S3_SECRET_ACCESS_KEY ||= secretAccessKey;
-}

@@ -4,8 +4,8 @@
  */
 import path from 'node:path';
 import { prefixes } from '../../functions/contract/service-layout.js';
-import { createS3Client } from '../../functions/pipeline/s3-client.js';
-import { useFilesFunctionCredentials } from '../iam/local-account.js';
+import { useFunctionEnvironment } from '../lambda/function-environment.js';
+import { localS3Client } from './local-s3-client.js';
 import { endWarmEnvironments, invokeFunctionAsync } from '../lambda/executions.js';
 import { LOCAL_ACCESS_KEY, startS3Server } from './s3-server.js';
 import { seedSamples } from './s3-samples.js';
@@ -48,8 +48,7 @@ export async function startS3Service(context: { fail(error: Error): void }): Pro
   });
   // The handler's S3 client reads these on first use: it must talk to this server, not to AWS,
   // and sign as the files function's role, so the twin decides its calls by that role's policies.
-  process.env.S3_ENDPOINT = server.endpoint;
-  useFilesFunctionCredentials(process.env);
+  useFunctionEnvironment(process.env, server.endpoint);
   // A file too large for one invocation is handed to the large-file state machine: played here,
   // its ranges several at once, each an execution of its own ended at the function's timeout.
   // Its executions are kept beside the S3 data, so a restarted `npm start` resumes the ones it left running.
@@ -62,7 +61,7 @@ export async function startS3Service(context: { fail(error: Error): void }): Pro
       ),
   });
   useLocalStepFunctions(process.env, sfn, timeoutMs);
-  const client = createS3Client({ endpoint: server.endpoint });
+  const client = localS3Client(server.endpoint, 'admin');
   await seedSamples(client, server.bucket);
   client.destroy();
   const cli = `AWS_ACCESS_KEY_ID=${LOCAL_ACCESS_KEY} AWS_SECRET_ACCESS_KEY=${LOCAL_ACCESS_KEY} aws --endpoint-url ${server.endpoint} s3`;

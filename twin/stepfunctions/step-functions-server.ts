@@ -15,7 +15,6 @@ import {
   FILES_TIMEOUT_ENV,
   LARGE_FILE_DEFAULTS,
   LARGE_FILE_STATE_MACHINE_ENV,
-  LOCAL_SFN_ENDPOINT_ENV,
   type LargeFileJob,
 } from '../../functions/contract/large-files.js';
 import { Authorizer, type Caller } from '../iam/decide.js';
@@ -23,8 +22,8 @@ import { callersByAccessKey, largeFileStateMachineArn } from '../iam/local-calle
 import type { PolicyModel } from '../iam/policy-model.js';
 import { localPolicyModel } from '../iam/local-policies.js';
 import { loadStackTemplate } from '../iam/stack-template.js';
-import { localCredentials } from '../iam/local-account.js';
-import { createS3Client } from '../../functions/pipeline/s3-client.js';
+import { localS3Client } from '../s3/local-s3-client.js';
+import { SDK_ENDPOINT_ENV } from '../lambda/function-environment.js';
 import { invokeFunction } from '../lambda/executions.js';
 import { type LargeFileRunSummary, runLargeFileJob, type StepInvoker } from './large-file-run.js';
 import {
@@ -303,7 +302,7 @@ export function useLocalStepFunctions(
   sfn: Pick<LocalStepFunctions, 'endpoint' | 'stateMachineArn'>,
   timeoutMs: number,
 ): void {
-  env[LOCAL_SFN_ENDPOINT_ENV] = sfn.endpoint;
+  env[SDK_ENDPOINT_ENV.sfn] = sfn.endpoint;
   env[LARGE_FILE_STATE_MACHINE_ENV] = sfn.stateMachineArn;
   // The timeout the function plans its ranges by: the one the twin ends its executions at.
   env[FILES_TIMEOUT_ENV] = String(timeoutMs / 1000);
@@ -317,7 +316,7 @@ export async function startStackStepFunctions(
   overrides: Partial<LocalStepFunctionsOptions> = {},
 ): Promise<LocalStepFunctions> {
   const model = localPolicyModel(await loadStackTemplate(), bucket);
-  const client = createS3Client({ endpoint, region: 'us-east-1', ...localCredentials('largeFile') });
+  const client = localS3Client(endpoint, 'largeFile');
   const sfn = await startLocalStepFunctions({ model, client, timeoutMs, ...overrides });
   return {
     ...sfn,

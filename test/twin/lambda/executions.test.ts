@@ -7,7 +7,6 @@ import path from 'node:path';
 import { ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAMBDA_MAX_ASYNC_PAYLOAD_BYTES } from '../../../functions/contract/aws-quotas.js';
-import { localCredentials } from '../../../twin/iam/local-account.js';
 import { endWarmEnvironments, invokeFunction, invokeFunctionAsync } from '../../../twin/lambda/executions.js';
 import type { FailedEventRecord } from '../../../twin/lambda/executions.js';
 import { readPuzzleSet } from '../../helpers/puzzle-sets.js';
@@ -15,6 +14,7 @@ import { startTestS3 } from '../../helpers/local-s3.js';
 import type { TestS3 } from '../../helpers/local-s3.js';
 import { startS3Proxy } from '../../helpers/s3-proxy.js';
 import type { S3Proxy } from '../../helpers/s3-proxy.js';
+import { useFunctionEnvironment } from '../../../twin/lambda/function-environment.js';
 
 let s3: TestS3;
 let proxy: S3Proxy;
@@ -22,12 +22,7 @@ beforeAll(async () => {
   s3 = await startTestS3();
   proxy = await startS3Proxy(s3.server.endpoint);
   // What the executions' S3 client reads (a worker thread takes the environment at its start).
-  const { accessKeyId, secretAccessKey } = localCredentials('files');
-  Object.assign(process.env, {
-    S3_ENDPOINT: proxy.endpoint,
-    S3_ACCESS_KEY_ID: accessKeyId,
-    S3_SECRET_ACCESS_KEY: secretAccessKey,
-  });
+  useFunctionEnvironment(process.env, proxy.endpoint);
 });
 afterAll(async () => {
   await proxy?.close();

@@ -7,6 +7,7 @@ import { createLambdaContext } from '../../../twin/lambda/lambda-context.js';
 import { EASY, EASY_SOLUTION } from '../../helpers/boards.js';
 import { startTestS3 } from '../../helpers/local-s3.js';
 import type { TestS3 } from '../../helpers/local-s3.js';
+import { useFunctionEnvironment } from '../../../twin/lambda/function-environment.js';
 
 let s3: TestS3;
 const delivered: S3Event[] = [];
@@ -21,7 +22,7 @@ beforeAll(async () => {
     },
   });
   // The handler's own S3 client (created on first use) talks to this server, as under `npm start`.
-  process.env.S3_ENDPOINT = s3.server.endpoint;
+  useFunctionEnvironment(process.env, s3.server.endpoint, 'admin');
 });
 afterAll(async () => {
   await s3?.close();

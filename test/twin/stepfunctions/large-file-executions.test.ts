@@ -4,11 +4,7 @@
 // killed there is retried and the file still ends complete and correct.
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  FILES_TIMEOUT_ENV,
-  LARGE_FILE_STATE_MACHINE_ENV,
-  LOCAL_SFN_ENDPOINT_ENV,
-} from '../../../functions/contract/large-files.js';
+import { FILES_TIMEOUT_ENV, LARGE_FILE_STATE_MACHINE_ENV } from '../../../functions/contract/large-files.js';
 import { localCredentials } from '../../../twin/iam/local-account.js';
 import { invokeFunctionAsync } from '../../../twin/lambda/executions.js';
 import {
@@ -21,6 +17,7 @@ import { readPuzzleSet } from '../../helpers/puzzle-sets.js';
 import { startTestS3, type TestS3 } from '../../helpers/local-s3.js';
 import { startS3Proxy, type S3Proxy } from '../../helpers/s3-proxy.js';
 import { isSolutionOf } from '../../helpers/sudoku-rules.js';
+import { functionEnvironment, SDK_ENDPOINT_ENV } from '../../../twin/lambda/function-environment.js';
 
 const TIMEOUT_MS = 6000;
 const hardest = readPuzzleSet('puzzles6_forum_hardest_1106');
@@ -45,21 +42,16 @@ beforeAll(async () => {
   proxy = await startS3Proxy(s3.server.endpoint);
   sfn = await startStackStepFunctions(s3.server.endpoint, s3.bucket, TIMEOUT_MS, { retryIntervalSeconds: 0 });
   for (const name of [
-    'S3_ENDPOINT',
-    'S3_ACCESS_KEY_ID',
-    'S3_SECRET_ACCESS_KEY',
+    ...Object.keys(functionEnvironment(proxy.endpoint)),
     FILES_TIMEOUT_ENV,
     LARGE_FILE_STATE_MACHINE_ENV,
-    LOCAL_SFN_ENDPOINT_ENV,
+    SDK_ENDPOINT_ENV.sfn,
     RANGE_BYTES_ENV,
   ])
     saved[name] = process.env[name];
   // What the executions read (a worker thread takes the environment at its start).
-  const { accessKeyId, secretAccessKey } = localCredentials('files');
   Object.assign(process.env, {
-    S3_ENDPOINT: proxy.endpoint,
-    S3_ACCESS_KEY_ID: accessKeyId,
-    S3_SECRET_ACCESS_KEY: secretAccessKey,
+    ...functionEnvironment(proxy.endpoint),
     [RANGE_BYTES_ENV]: String(RANGE_BYTES),
   });
   useLocalStepFunctions(process.env, sfn, TIMEOUT_MS);

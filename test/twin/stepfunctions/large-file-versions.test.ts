@@ -12,12 +12,10 @@ import {
   FILE_TRIES_PER_VERSION,
   FILES_TIMEOUT_ENV,
   LARGE_FILE_STATE_MACHINE_ENV,
-  LOCAL_SFN_ENDPOINT_ENV,
   largeFileExecutionName,
   largeFileJobId,
 } from '../../../functions/contract/large-files.js';
 import { invokeFunction, invokeFunctionAsync } from '../../../twin/lambda/executions.js';
-import { localCredentials } from '../../../twin/iam/local-account.js';
 import {
   type LocalStepFunctions,
   startStackStepFunctions,
@@ -28,6 +26,7 @@ import { EASY, HARD } from '../../helpers/boards.js';
 import { startTestS3, type TestS3 } from '../../helpers/local-s3.js';
 import { type ProxiedRequest, startS3Proxy, type S3Proxy } from '../../helpers/s3-proxy.js';
 import { isSolutionOf } from '../../helpers/sudoku-rules.js';
+import { functionEnvironment, SDK_ENDPOINT_ENV } from '../../../twin/lambda/function-environment.js';
 
 const TIMEOUT_MS = 10_000;
 /** About 16 KB in ranges of 4,000 bytes: five ranges, two at a time. */
@@ -54,20 +53,15 @@ beforeAll(async () => {
   proxy = await startS3Proxy(s3.server.endpoint);
   sfn = await startStackStepFunctions(s3.server.endpoint, s3.bucket, TIMEOUT_MS, { retryIntervalSeconds: 0 });
   for (const name of [
-    'S3_ENDPOINT',
-    'S3_ACCESS_KEY_ID',
-    'S3_SECRET_ACCESS_KEY',
+    ...Object.keys(functionEnvironment(proxy.endpoint)),
     FILES_TIMEOUT_ENV,
     LARGE_FILE_STATE_MACHINE_ENV,
-    LOCAL_SFN_ENDPOINT_ENV,
+    SDK_ENDPOINT_ENV.sfn,
     RANGE_BYTES_ENV,
   ])
     saved[name] = process.env[name];
-  const { accessKeyId, secretAccessKey } = localCredentials('files');
   Object.assign(process.env, {
-    S3_ENDPOINT: proxy.endpoint,
-    S3_ACCESS_KEY_ID: accessKeyId,
-    S3_SECRET_ACCESS_KEY: secretAccessKey,
+    ...functionEnvironment(proxy.endpoint),
     [RANGE_BYTES_ENV]: '4000',
   });
   useLocalStepFunctions(process.env, sfn, TIMEOUT_MS);
