@@ -223,7 +223,7 @@ describe('a run request given to the local runner', () => {
     await s3.put('batch/run-request/a.txt', `${EASY}\n`);
     const deployed = await handleRunRequest(
       { mode: 'batch', prefix: 'run-request/' },
-      { client: s3.client, env: { BUCKET: s3.bucket, FUNCTION_PURPOSE: 'files' } },
+      { client: s3.client, env: { BUCKET: s3.bucket } },
     );
     expect(deployed).toMatchObject({ files: { solved: 1, failed: 0 } });
     expect(deployed.reportPrefix).toBeUndefined();

@@ -7,10 +7,10 @@ import type { Caller } from './decide.js';
 import { LOCAL_ACCESS_KEYS, type LocalCaller } from './local-account.js';
 import type { PolicyModel } from './policy-model.js';
 
-/** The role of the function deployed for `purpose`, by its FUNCTION_PURPOSE. */
+/** The role of the function deployed for `purpose` (behind the HTTP API, or the bucket's notifications). */
 function functionRole(model: PolicyModel, purpose: string): string {
   for (const fn of model.functions.values()) if (fn.purpose === purpose) return fn.role;
-  throw new Error(`the template has no function with FUNCTION_PURPOSE=${purpose}`);
+  throw new Error(`the template has no function wired as the ${purpose} function`);
 }
 
 /**

@@ -3,18 +3,14 @@
  * bucket named as the local bucket, so its policies name the bucket the twin serves.
  */
 import { readFileSync } from 'node:fs';
-import { buildPolicyModel, type PolicyModel } from './policy-model.js';
+import { buildPolicyModel, notifyingBucketId, type PolicyModel } from './policy-model.js';
 import type { CloudFormationTemplate } from './resolve-template.js';
 
-/** The logical ID of the bucket the files function is told to use (its BUCKET variable). */
+/** The logical ID of the data bucket: the one whose events the stack routes. */
 export function dataBucketId(template: CloudFormationTemplate): string {
-  for (const resource of Object.values(template.Resources)) {
-    if (resource.Type !== 'AWS::Lambda::Function') continue;
-    const env = (resource.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables;
-    const ref = (env?.BUCKET as { Ref?: unknown } | undefined)?.Ref;
-    if (typeof ref === 'string') return ref;
-  }
-  throw new Error('no function of the template names its bucket (BUCKET)');
+  const id = notifyingBucketId(template);
+  if (id) return id;
+  throw new Error('no bucket of the template has its events routed (the data bucket)');
 }
 
 export function localPolicyModel(template: CloudFormationTemplate, bucket: string): PolicyModel {

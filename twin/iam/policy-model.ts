@@ -4,6 +4,7 @@
  * `AWS::Lambda::Permission`s as the policy Lambda keeps for it), and which role each function and
  * state machine runs as. Nothing here is written by hand: change the stack and the model follows.
  */
+import type { FunctionPurpose } from '../../functions/contract/service-layout.js';
 import { LOCAL_ACCOUNT_ID } from './local-account.js';
 import { type CloudFormationTemplate, type Deployment, TemplateResolver } from './resolve-template.js';
 
@@ -42,8 +43,8 @@ export interface RunnerModel {
 }
 
 export interface FunctionModel extends RunnerModel {
-  /** FUNCTION_PURPOSE of its environment (`api`, `files`), if any. */
-  purpose: string | undefined;
+  /** What the stack wires it to: `api` behind the HTTP API, `files` behind the bucket's notifications. */
+  purpose: FunctionPurpose | undefined;
 }
 
 export interface PolicyModel {
@@ -125,13 +126,12 @@ export function buildPolicyModel(template: CloudFormationTemplate, deployment: D
         break;
       }
       case 'AWS::Lambda::Function': {
-        const env = (raw.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables;
         functions.set(id, {
           logicalId: id,
           name: resolver.nameOf(id),
           arn: resolver.arnOf(id),
           role: refOf(raw.Role) ?? '',
-          purpose: typeof env?.FUNCTION_PURPOSE === 'string' ? env.FUNCTION_PURPOSE : undefined,
+          purpose: undefined,
         });
         break;
       }
@@ -171,7 +171,50 @@ export function buildPolicyModel(template: CloudFormationTemplate, deployment: D
       }
     }
   }
+  for (const [id, purpose] of functionPurposes(template)) {
+    const fn = functions.get(id);
+    if (fn) fn.purpose = purpose;
+  }
   return { resolver, roles, functions, stateMachines, resourcePolicies };
+}
+
+/**
+ * Which function serves what, read from what the stack wires (as AWS knows it), not from a variable
+ * set for the twin: the function an HTTP API integration targets answers the API; the one the
+ * bucket's events reach handles files.
+ */
+export function functionPurposes(template: CloudFormationTemplate): Map<string, FunctionPurpose> {
+  const purposes = new Map<string, FunctionPurpose>();
+  for (const resource of Object.values(template.Resources)) {
+    const raw = resource.Properties ?? {};
+    if (resource.Type === 'AWS::ApiGatewayV2::Integration') {
+      const id = refOf(raw.IntegrationUri);
+      if (id) purposes.set(id, 'api');
+    }
+    // The bucket's events reach the files function by one of three routes (the stack's s3Events).
+    const files: unknown[] = [];
+    if (resource.Type === 'Custom::S3BucketNotifications') {
+      const config = raw.NotificationConfiguration as {
+        LambdaFunctionConfigurations?: { LambdaFunctionArn?: unknown }[];
+      };
+      files.push(...(config?.LambdaFunctionConfigurations ?? []).map((target) => target.LambdaFunctionArn));
+    }
+    if (resource.Type === 'AWS::Events::Rule')
+      files.push(...((raw.Targets as { Arn?: unknown }[] | undefined) ?? []).map((target) => target.Arn));
+    if (resource.Type === 'AWS::Lambda::EventSourceMapping') files.push(raw.FunctionName);
+    for (const target of files) {
+      const id = refOf(target);
+      if (id && template.Resources[id]?.Type === 'AWS::Lambda::Function') purposes.set(id, 'files');
+    }
+  }
+  return purposes;
+}
+
+/** The bucket whose events the stack routes (to the function, a queue or EventBridge): the data bucket. */
+export function notifyingBucketId(template: CloudFormationTemplate): string | undefined {
+  for (const resource of Object.values(template.Resources))
+    if (resource.Type === 'Custom::S3BucketNotifications') return refOf(resource.Properties?.BucketName);
+  return undefined;
 }
 
 /** The resource-based policy that guards `arn` (an S3 object is guarded by its bucket's policy). */
