@@ -170,6 +170,19 @@ describe('functions/ holds what the Lambda bundle ships, and nothing of the twin
   );
 });
 
+describe('the twin', () => {
+  it("runs the handler in one Lambda runtime, a module of its own (twin/lambda/runtime-worker.mjs): no worker thread runs code from a string but tsx's loader stub", () => {
+    const fromStrings = SOURCES.filter(
+      (file) =>
+        file.startsWith('twin/') &&
+        file !== 'twin/lambda/source-worker.ts' &&
+        /\beval:\s*true\b/.test(readFileSync(path.join(root, file), 'utf8')),
+    );
+    expect(fromStrings).toEqual([]);
+    expect(SOURCES).toContain('twin/lambda/runtime-worker.mjs');
+  });
+});
+
 describe('the repository stands alone', () => {
   /** Every source of test/ but this file, which names what it looks for, and the test of the bench's finding them (in folders it makes). */
   const testSources = sourceFiles('test').filter(

@@ -14,8 +14,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+import type { Worker } from 'node:worker_threads';
 import {
   LAMBDA_ASYNC_MAX_EVENT_AGE_HOURS,
   LAMBDA_ASYNC_THROTTLE_RETRY_SECONDS,
@@ -23,37 +23,11 @@ import {
 } from '../../functions/contract/aws-quotas.js';
 import { THROTTLED_ERROR } from '../../functions/contract/throttle-retry.js';
 import { DEPLOYED_BUNDLE } from './deployed-handler.js';
+import { type RuntimeReply, type RuntimeRequest, startExecutionEnvironment } from './runtime.js';
 import { filesConcurrency } from '../stack-limits.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FAILED_EVENTS_DIR = path.join(root, '.local', 'failed-events');
-
-/**
- * The execution environment: loads the bundle on its first invocation (Lambda's init), then runs
- * one invocation per message, each with its own deadline and request id.
- */
-const EXECUTION = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { randomUUID } = require('node:crypto');
-const name = workerData.functionName;
-const logStreamName = 'local/[$LATEST]' + randomUUID();
-let loaded;
-parentPort.on('message', (job) => {
-  // The deadline the parent ends the execution at, not one counted from this message's arrival:
-  // a new thread starts late on a busy machine, and the handler would think it had time it has not.
-  const deadline = job.deadline;
-  const context = { callbackWaitsForEmptyEventLoop: true, functionName: name, functionVersion: '$LATEST',
-    invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:' + name, memoryLimitInMB: '1769',
-    awsRequestId: job.requestId, logGroupName: '/aws/lambda/' + name, logStreamName,
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()), done() {}, fail() {}, succeed() {} };
-  loaded ??= import(workerData.bundle);
-  loaded
-    .then((m) => m.handler(job.event, context))
-    .then((result) => parentPort.postMessage({ ok: true, result }))
-    .catch((error) => parentPort.postMessage({ ok: false, errorType: (error && error.name) || 'Error', errorMessage: String((error && error.message) || error),
-      errorResult: error && typeof error.result === 'object' ? error.result : undefined }));
-});
-`;
 
 export type Invocation =
   | { ok: true; requestId: string; result: unknown }
@@ -104,15 +78,13 @@ function environmentFor(key: string, options: InvocationOptions, env: NodeJS.Pro
     warm.worker.ref();
     return warm;
   }
-  const worker = new Worker(EXECUTION, {
-    eval: true,
-    workerData: {
+  const worker = startExecutionEnvironment(
+    {
       functionName: options.functionName ?? FILES_FUNCTION_NAME,
-      bundle: pathToFileURL(options.bundle ?? DEPLOYED_BUNDLE).href,
+      ...(options.bundle ? { bundle: options.bundle } : {}),
     },
-    stdout: options.logsTo === 'stderr',
-    env,
-  });
+    { stdout: options.logsTo === 'stderr', env },
+  );
   if (options.logsTo === 'stderr') worker.stdout.pipe(process.stderr);
   return { worker };
 }
@@ -194,16 +166,15 @@ function runInvocation(event: unknown, options: InvocationOptions, requestId: st
         ),
       options.timeoutMs,
     );
-    type Reply = { ok: boolean; result?: unknown; errorType?: string; errorMessage?: string; errorResult?: unknown };
-    const onMessage = (reply: Reply): void =>
+    const onMessage = (reply: RuntimeReply): void =>
       settle(
         reply.ok
           ? { ok: true, requestId, result: reply.result }
           : {
               ok: false,
               requestId,
-              errorType: reply.errorType ?? 'Error',
-              errorMessage: reply.errorMessage ?? '',
+              errorType: reply.errorType,
+              errorMessage: reply.errorMessage,
               timedOut: false,
               ...(reply.errorResult === undefined ? {} : { errorResult: reply.errorResult }),
             },
@@ -222,7 +193,7 @@ function runInvocation(event: unknown, options: InvocationOptions, requestId: st
     worker.on('message', onMessage);
     worker.once('error', onError);
     worker.once('exit', onExit);
-    worker.postMessage({ event, requestId, deadline });
+    worker.postMessage({ event, requestId, deadline } satisfies RuntimeRequest);
   });
 }
 

@@ -9,33 +9,12 @@
  * the gateway answers the 500 API Gateway gives for a failed function.
  */
 import { availableParallelism } from 'node:os';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { randomUUID } from 'node:crypto';
+import type { Worker } from 'node:worker_threads';
 import { FUNCTION_TIMEOUT_DEFAULTS } from '../../functions/contract/service-layout.js';
 import { DEPLOYED_BUNDLE } from './deployed-handler.js';
+import { type RuntimeReply, type RuntimeRequest, startExecutionEnvironment } from './runtime.js';
 import type { ExecutionPool, Invocation, Invoker } from '../gateway/gateway-limits.js';
-
-/** The thread: loads the bundle as Lambda's init does, then answers one invocation at a time. */
-const THREAD = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { randomUUID } = require('node:crypto');
-const ready = import(workerData.bundle).then((m) => m.handler);
-parentPort.on('message', async ({ event, deadline }) => {
-  const start = performance.now();
-  const name = 'sudoku-local';
-  const context = { callbackWaitsForEmptyEventLoop: true, functionName: name, functionVersion: '$LATEST',
-    invokedFunctionArn: 'arn:aws:lambda:us-east-1:000000000000:function:' + name, memoryLimitInMB: '1769',
-    awsRequestId: randomUUID(), logGroupName: '/aws/lambda/' + name, logStreamName: 'local/[$LATEST]' + randomUUID(),
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()), done() {}, fail() {}, succeed() {} };
-  try {
-    const handler = await ready;
-    const result = await handler(event, context);
-    parentPort.postMessage({ result, ranMs: performance.now() - start });
-  } catch (error) {
-    parentPort.postMessage({ error: String((error && error.stack) || error), ranMs: performance.now() - start });
-  }
-});
-`;
 
 interface Job {
   event: unknown;
@@ -60,14 +39,14 @@ export function startHandlerThreads(
 ): HandlerThreads {
   const threads = options.threads ?? defaultThreadCount();
   const timeoutMs = options.timeoutMs ?? FUNCTION_TIMEOUT_DEFAULTS.api * 1000;
-  const bundle = pathToFileURL(options.bundle ?? DEPLOYED_BUNDLE).href;
+  const bundle = options.bundle ?? DEPLOYED_BUNDLE;
   const queue: Job[] = [];
   const idle: Worker[] = [];
   const workers: Worker[] = [];
   const running = new Map<Worker, Job>();
 
   const spawn = (): Worker => {
-    const worker = new Worker(THREAD, { eval: true, workerData: { bundle } });
+    const worker = startExecutionEnvironment({ bundle, functionName: 'sudoku-local' });
     // A thread that dies (it should not: the handler catches everything) fails what it held and
     // what waits, loudly, rather than leaving requests without an answer.
     worker.on('error', (error) => {
@@ -89,13 +68,13 @@ export function startHandlerThreads(
       }
       const worker = idle.pop()!;
       running.set(worker, job);
-      const onReply = (reply: { result?: unknown; error?: string; ranMs: number }) => {
+      const onReply = (reply: RuntimeReply) => {
         clearTimeout(timer);
         running.delete(worker);
         release(reply.ranMs);
         idle.push(worker);
-        if (reply.error !== undefined) job.reject(new Error(reply.error));
-        else job.resolve({ ok: true, result: reply.result });
+        if (reply.ok) job.resolve({ ok: true, result: reply.result });
+        else job.reject(new Error(reply.errorStack));
         dispatch();
       };
       // Lambda ends the execution at the timeout whatever it is doing; the next one starts cold.
@@ -111,7 +90,11 @@ export function startHandlerThreads(
       }, timeoutMs);
       worker.once('message', onReply);
       // The deadline the timer above ends it at, so the handler's time left agrees with it.
-      worker.postMessage({ event: job.event, deadline: Date.now() + timeoutMs });
+      worker.postMessage({
+        event: job.event,
+        requestId: randomUUID(),
+        deadline: Date.now() + timeoutMs,
+      } satisfies RuntimeRequest);
     }
   };
 
