@@ -181,6 +181,13 @@ describe('the twin', () => {
     expect(fromStrings).toEqual([]);
     expect(SOURCES).toContain('twin/lambda/runtime-worker.mjs');
   });
+
+  it('says what an invocation came to with one Invocation type, for the gateway, S3 events and state machines alike', () => {
+    const declaring = SOURCES.filter((file) =>
+      /\bexport (type|interface) Invocation\b/.test(readFileSync(path.join(root, file), 'utf8')),
+    );
+    expect(declaring).toEqual(['twin/lambda/runtime.ts']);
+  });
 });
 
 describe('the repository stands alone', () => {

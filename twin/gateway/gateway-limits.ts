@@ -5,6 +5,7 @@
  * Lambda, which API Gateway turns into a 500). A load test against `npm start` then sees the
  * answers AWS would give.
  */
+import type { Invocation } from '../lambda/runtime.js';
 
 /** One route's token bucket, as the stage's RouteSettings give it. */
 export interface RouteBucket {
@@ -23,8 +24,7 @@ export interface GatewayLimits {
 
 export type Clock = () => number;
 
-/** What an invocation came to: the handler's result, or no execution free in the pool. */
-export type Invocation = { ok: true; result: unknown } | { ok: false };
+export type { Invocation } from '../lambda/runtime.js';
 
 /**
  * Runs the API function for the local gateway. It takes an execution from the pool when the

@@ -6,6 +6,7 @@ import { buildHttpApiEvent, gatewayRequestId } from './http-api-event.js';
 import { LAMBDA_MAX_SYNC_RESULT_BYTES } from '../../functions/contract/aws-quotas.js';
 import { FUNCTION_TIMEOUT_DEFAULTS } from '../../functions/contract/service-layout.js';
 import { createLambdaContext } from '../lambda/lambda-context.js';
+import { throttledInvocation } from '../lambda/runtime.js';
 import {
   ExecutionPool,
   type GatewayLimits,
@@ -149,9 +150,11 @@ function inProcess(handler: LambdaHandler): Invoker {
     async invoke(event, admittedAt, pool) {
       await new Promise((resolve) => setImmediate(resolve));
       const release = pool.acquire(admittedAt);
-      if (!release) return { ok: false };
+      const context = createLambdaContext({ timeoutMs: API_TIMEOUT_MS });
+      if (!release)
+        return throttledInvocation(context.awsRequestId, "the API function's reserved concurrency is in use");
       try {
-        return { ok: true, result: await handler(event, createLambdaContext({ timeoutMs: API_TIMEOUT_MS })) };
+        return { ok: true, requestId: context.awsRequestId, result: await handler(event, context) };
       } finally {
         release();
       }

@@ -21,30 +21,20 @@ import {
   LAMBDA_ASYNC_THROTTLE_RETRY_SECONDS,
   LAMBDA_MAX_ASYNC_PAYLOAD_BYTES,
 } from '../../functions/contract/aws-quotas.js';
-import { THROTTLED_ERROR } from '../../functions/contract/throttle-retry.js';
 import { DEPLOYED_BUNDLE } from './deployed-handler.js';
-import { type RuntimeReply, type RuntimeRequest, startExecutionEnvironment } from './runtime.js';
+import {
+  type Invocation,
+  type RuntimeReply,
+  type RuntimeRequest,
+  startExecutionEnvironment,
+  throttledInvocation,
+} from './runtime.js';
 import { filesConcurrency } from '../stack-limits.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FAILED_EVENTS_DIR = path.join(root, '.local', 'failed-events');
 
-export type Invocation =
-  | { ok: true; requestId: string; result: unknown }
-  | {
-      ok: false;
-      requestId: string;
-      errorType: string;
-      errorMessage: string;
-      timedOut: boolean;
-      /** The pool was full: the invocation never ran (errorType Lambda.TooManyRequestsException). */
-      throttled?: boolean;
-      /**
-       * The `result` a thrown error carried (a map batch's per-file results, BatchItemsFailedError).
-       * Not in Lambda's error payload: the twin keeps it so a local run can report each file.
-       */
-      errorResult?: unknown;
-    };
+export type { Invocation } from './runtime.js';
 
 export interface InvocationOptions {
   /** The function's timeout; the execution is ended there. */
@@ -118,16 +108,7 @@ export function invokeFunction(event: unknown, options: InvocationOptions): Prom
   const limit = options.concurrency ?? filesConcurrency();
   const busy = running.get(name) ?? 0;
   if (limit > 0 && busy >= limit)
-    return Promise.resolve({
-      ok: false,
-      requestId,
-      // The name a Step Functions task sees (Lambda's API answers TooManyRequestsException, 429,
-      // Reason ReservedFunctionConcurrentInvocationLimitExceeded).
-      errorType: THROTTLED_ERROR,
-      errorMessage: `Rate Exceeded: ${name} has ${limit} executions, all busy`,
-      timedOut: false,
-      throttled: true,
-    });
+    return Promise.resolve(throttledInvocation(requestId, `Rate Exceeded: ${name} has ${limit} executions, all busy`));
   running.set(name, busy + 1);
   return runInvocation(event, options, requestId).finally(() => running.set(name, (running.get(name) ?? 1) - 1));
 }

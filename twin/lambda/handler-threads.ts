@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { Worker } from 'node:worker_threads';
 import { FUNCTION_TIMEOUT_DEFAULTS } from '../../functions/contract/service-layout.js';
 import { DEPLOYED_BUNDLE } from './deployed-handler.js';
-import { type RuntimeReply, type RuntimeRequest, startExecutionEnvironment } from './runtime.js';
+import { type RuntimeReply, type RuntimeRequest, startExecutionEnvironment, throttledInvocation } from './runtime.js';
 import type { ExecutionPool, Invocation, Invoker } from '../gateway/gateway-limits.js';
 
 interface Job {
@@ -63,17 +63,18 @@ export function startHandlerThreads(
       // The execution is taken now, in arrival order, when every earlier invocation has started.
       const release = job.pool.acquire(job.admittedAt);
       if (!release) {
-        job.resolve({ ok: false });
+        job.resolve(throttledInvocation(randomUUID(), "the API function's reserved concurrency is in use"));
         continue;
       }
       const worker = idle.pop()!;
       running.set(worker, job);
+      const requestId = randomUUID();
       const onReply = (reply: RuntimeReply) => {
         clearTimeout(timer);
         running.delete(worker);
         release(reply.ranMs);
         idle.push(worker);
-        if (reply.ok) job.resolve({ ok: true, result: reply.result });
+        if (reply.ok) job.resolve({ ok: true, requestId, result: reply.result });
         else job.reject(new Error(reply.errorStack));
         dispatch();
       };
@@ -92,7 +93,7 @@ export function startHandlerThreads(
       // The deadline the timer above ends it at, so the handler's time left agrees with it.
       worker.postMessage({
         event: job.event,
-        requestId: randomUUID(),
+        requestId,
         deadline: Date.now() + timeoutMs,
       } satisfies RuntimeRequest);
     }
