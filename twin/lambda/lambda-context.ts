@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
+import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '../iam/local-account.js';
+import { lambdaContext, newLogStreamName } from './context.mjs';
 
 export interface LambdaContextOptions {
   functionName?: string;
@@ -9,26 +11,15 @@ export interface LambdaContextOptions {
   memoryMb?: number;
 }
 
-/** A Lambda context as the runtime passes it, for running the handler outside AWS. */
+/** A Lambda context as the runtime passes it, for running the handler in this process. */
 export function createLambdaContext(options: LambdaContextOptions = {}): Context {
-  const functionName = options.functionName ?? 'sudoku-local';
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const deadline = Date.now() + timeoutMs;
-  const unsupported = (what: string) => () => {
-    throw new Error(`context.${what}() is not supported; return or throw from the async handler`);
-  };
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
-    memoryLimitInMB: String(options.memoryMb ?? 1024),
-    awsRequestId: options.requestId ?? randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: `local/[$LATEST]${randomUUID().replaceAll('-', '')}`,
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: unsupported('done'),
-    fail: unsupported('fail'),
-    succeed: unsupported('succeed'),
-  };
+  return lambdaContext({
+    functionName: options.functionName ?? 'sudoku-local',
+    requestId: options.requestId ?? randomUUID(),
+    deadline: Date.now() + (options.timeoutMs ?? 30_000),
+    accountId: LOCAL_ACCOUNT_ID,
+    region: LOCAL_REGION,
+    memoryMb: options.memoryMb ?? 1769,
+    logStreamName: newLogStreamName(),
+  });
 }

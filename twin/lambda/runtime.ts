@@ -6,7 +6,7 @@
 import { pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { THROTTLED_ERROR } from '../../functions/contract/throttle-retry.js';
-import { LOCAL_ACCOUNT_ID } from '../iam/local-account.js';
+import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '../iam/local-account.js';
 import { DEPLOYED_BUNDLE } from './deployed-handler.js';
 
 /** What an environment is given to run: the event, the request id, the deadline it is ended at. */
@@ -65,6 +65,7 @@ export function startExecutionEnvironment(
       bundle: pathToFileURL(options.bundle ?? DEPLOYED_BUNDLE).href,
       functionName: options.functionName,
       accountId: LOCAL_ACCOUNT_ID,
+      region: LOCAL_REGION,
       memoryMb: options.memoryMb ?? 1769,
     },
   });
