@@ -1,6 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { type HandleLargeFileEventOptions, handleLargeFileEvent } from '../functions/large-file/index.js';
-import type { StepInvoker } from '../functions/local/large-file-run.js';
+import type { StepInvoker } from '../twin/stepfunctions/large-file-run.js';
 
 /**
  * Each step of a large-file job run in this process with the client `client()` gives (the files

@@ -56,7 +56,7 @@ const common = {
 /** Every bundle the project ships: name -> entry. Output goes to dist/<name>/index.mjs. */
 export const bundles = {
   handler: 'functions/handler/index.ts',
-  cli: 'functions/cli/main.ts',
+  cli: 'cli/main.ts',
 };
 
 /**

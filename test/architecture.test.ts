@@ -10,6 +10,8 @@ import { API_ROUTES } from '../functions/contract/api-routes.js';
 import { MAP_STATE_NAMES } from '../functions/contract/service-layout.js';
 import { PROBLEM_CODES } from '../functions/sudoku/index.js';
 import { BENCH_SETS, PUZZLES_DIR_ENV, TDOKU_VECTORS } from '../bench/puzzle-sets.js';
+import { bundles, workerEntry } from '../scripts/bundles.mjs';
+import { LOCAL_ACCESS_KEYS } from '../twin/iam/local-account.js';
 import { cycles } from './helpers/cycles.js';
 import { puzzlesDir } from './helpers/puzzle-sets.js';
 
@@ -21,7 +23,7 @@ function sourceFiles(dir: string): string[] {
     .map((f) => path.join(dir, f));
 }
 
-const SOURCES = ['functions', 'infra', 'bench', 'scripts'].flatMap(sourceFiles);
+const SOURCES = ['functions', 'cli', 'twin', 'infra', 'bench', 'scripts'].flatMap(sourceFiles);
 
 interface Parsed {
   /** Every module a file imports, statically or with `import()`, resolved relative to the repo. */
@@ -107,6 +109,8 @@ describe('arrows run one way', () => {
     ['functions/sudoku', 'functions/formats'],
     ['functions/contract', 'functions/sudoku'],
     ['bench', 'test'],
+    ['functions', 'twin'],
+    ['functions', 'cli'],
   ])('%s imports nothing from %s', (from, to) => {
     expect(importsBetween(from, to)).toEqual([]);
   });
@@ -124,6 +128,66 @@ describe('arrows run one way', () => {
   it('infra imports from functions/ only the pure contract', () => {
     const found = importsBetween('infra', 'functions').filter((line) => !line.includes('-> functions/contract/'));
     expect(found).toEqual([]);
+  });
+});
+
+describe('functions/ holds what the Lambda bundle ships, and nothing of the twin', () => {
+  /** The files of the repository a file imports (`.js` specifiers name the `.ts` sources). */
+  const importsOf = (file: string): string[] =>
+    (parsed.get(file)?.imports ?? []).map((i) => i.replace(/\.js$/, '.ts')).filter((i) => parsed.has(i));
+
+  it("every source under functions/ is reached from the handler bundle's entries (the command and the twin live in cli/ and twin/)", () => {
+    const reached = new Set<string>();
+    const visit = (file: string): void => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const imported of importsOf(file)) visit(imported);
+    };
+    // The page's script ships too: bundled at build time and inlined into the page the handler serves.
+    for (const entry of [bundles.handler!, workerEntry, 'functions/web/page/main.ts']) visit(entry);
+    expect(reached.has('functions/pipeline/s3-client.ts')).toBe(true);
+    // Also in functions/ without being bundled: the contract the stack reads (infra/ imports it),
+    // each folder's index.ts (its public face, for tests), and the AssemblyScript source compiled
+    // into the kernel the solver imports.
+    for (const file of SOURCES.filter((f) => f.startsWith('infra/'))) for (const i of importsOf(file)) visit(i);
+    const unshipped = SOURCES.filter(
+      (file) =>
+        file.startsWith('functions/') &&
+        !/^functions\/[^/]+\/index\.ts$/.test(file) &&
+        !file.startsWith('functions/sudoku/assembly/') &&
+        !reached.has(file),
+    );
+    expect(unshipped).toEqual([]);
+  });
+
+  it.each(Object.entries(LOCAL_ACCESS_KEYS))(
+    "no shipped source writes the twin's access key of %s (%s): the twin gives keys through the environment",
+    (_caller, key) => {
+      const writing = [...parsed]
+        .filter(([file, { literals }]) => file.startsWith('functions/') && literals.some((text) => text.includes(key)))
+        .map(([file]) => file);
+      expect(writing).toEqual([]);
+    },
+  );
+});
+
+describe('the twin', () => {
+  it("runs the handler in one Lambda runtime, a module of its own (twin/lambda/runtime-worker.mjs): no worker thread runs code from a string but tsx's loader stub", () => {
+    const fromStrings = SOURCES.filter(
+      (file) =>
+        file.startsWith('twin/') &&
+        file !== 'twin/lambda/source-worker.ts' &&
+        /\beval:\s*true\b/.test(readFileSync(path.join(root, file), 'utf8')),
+    );
+    expect(fromStrings).toEqual([]);
+    expect(SOURCES).toContain('twin/lambda/runtime-worker.mjs');
+  });
+
+  it('says what an invocation came to with one Invocation type, for the gateway, S3 events and state machines alike', () => {
+    const declaring = SOURCES.filter((file) =>
+      /\bexport (type|interface) Invocation\b/.test(readFileSync(path.join(root, file), 'utf8')),
+    );
+    expect(declaring).toEqual(['twin/lambda/runtime.ts']);
   });
 });
 

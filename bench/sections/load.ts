@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- load`: the HTTP API under load, as the twin (functions/local) shows it: the
+ * `npm run bench -- load`: the HTTP API under load, as the twin (twin) shows it: the
  * built bundle on worker threads behind the stack's own route throttles and reserved pool, on
  * loopback, driven by autocannon. Two mixes, each bounded in requests and seconds, each against a
  * fresh server (full buckets, empty pool):
@@ -11,7 +11,7 @@
  *
  * The load generator runs in a child process (bench/load-client.ts). Latency is this machine's:
  * the handler runs on the threads it can spare, so the attack's admitted requests queue here where
- * AWS would run each at once. The pool is counted on AWS's timeline (functions/local/
+ * AWS would run each at once. The pool is counted on AWS's timeline (twin/
  * gateway-limits.ts: ExecutionPool), which the queue does not distort. The rate at which requests
  * reached the gateway is printed: on a small machine the attack's 1 MiB bodies arrive slower than
  * they are offered.
@@ -22,9 +22,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { API_WORST_CASE_MS } from '../../functions/contract/api-capacity.js';
 import { SOLVE_ROUTE } from '../../infra/settings.js';
-import { startHandlerThreads } from '../../functions/local/handler-threads.js';
-import { startHttpServer } from '../../functions/local/http-server.js';
-import { stackGatewayLimits } from '../../functions/local/stack-limits.js';
+import { startHandlerThreads } from '../../twin/lambda/handler-threads.js';
+import { startHttpServer } from '../../twin/gateway/http-server.js';
+import { stackGatewayLimits } from '../../twin/stack-limits.js';
 import type { Offered } from '../load-client.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -13,9 +13,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Upload } from '@aws-sdk/lib-storage';
-import { startS3Server } from '../../functions/local/s3-server.js';
+import { startS3Server } from '../../twin/s3/s3-server.js';
 import { prefixes } from '../../functions/contract/service-layout.js';
-import { createS3Client } from '../../functions/pipeline/index.js';
+import { localS3Client } from '../../twin/s3/local-s3-client.js';
+import { functionEnvironment } from '../../twin/lambda/function-environment.js';
 import { RANGE_BYTES_ENV } from '../../functions/pipeline/range-plan.js';
 import type { FileReport } from '../../functions/pipeline/index.js';
 import { PEAK_RSS_SOURCE } from '../peak-rss.js';
@@ -83,7 +84,7 @@ ${PEAK_RSS_SOURCE}
 const { createS3Client, processObject } = await import(process.argv[1]);
 const { outputKeysFor, prefixes } = await import(process.argv[2]);
 const [bucket, sourceKey] = process.argv.slice(3);
-const client = createS3Client({ endpoint: process.env.S3_ENDPOINT });
+const client = createS3Client();
 const baselineRssKb = Math.round(process.memoryUsage().rss / 1024);
 const result = await processObject({ client, bucket, sourceKey, ...outputKeysFor(sourceKey, prefixes.incoming), force: true });
 const cpu = process.cpuUsage();
@@ -143,7 +144,7 @@ async function processInChild(
       stdio: ['ignore', 'ignore', 'inherit', 'pipe'],
       env: {
         ...process.env,
-        S3_ENDPOINT: server.endpoint,
+        ...functionEnvironment(server.endpoint, 'admin'),
         ...(threads === undefined ? {} : { SOLVER_THREADS: String(threads) }),
         // One invocation's path, whatever the file's size: this measures it (the 4M-row file is over
         // the conservative range of a 900 s function, and the child has no large-file state machine
@@ -205,7 +206,7 @@ export async function run(): Promise<void> {
   const set = fullPuzzleSets().read(SET);
   const work = mkdtempSync(path.join(os.tmpdir(), 'sudoku-bench-s3-'));
   const server = await startS3Server({ port: 0, directory: path.join(work, 's3'), bucket: 'bench' });
-  const client = createS3Client({ endpoint: server.endpoint });
+  const client = localS3Client(server.endpoint, 'admin');
   try {
     const rows = [1_000_000, 4_000_000];
     const runs: { rows: number; bytes: number; run: ProcessRun; bare?: number }[] = [];

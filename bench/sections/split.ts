@@ -22,18 +22,17 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FinishResult, LargeFileJob } from '../../functions/contract/large-files.js';
 import { prefixes, SOLVER_THREADS_ENV } from '../../functions/contract/service-layout.js';
-import { invokeFunction } from '../../functions/local/executions.js';
-import { localCredentials } from '../../functions/local/iam/local-account.js';
-import { type LargeFileRunSummary, runLargeFileJob, type StepInvoker } from '../../functions/local/large-file-run.js';
-import { startS3Server } from '../../functions/local/s3-server.js';
-import { logger } from '../../functions/observability/powertools.js';
+import { invokeFunction } from '../../twin/lambda/executions.js';
+import { functionEnvironment } from '../../twin/lambda/function-environment.js';
+import { localS3Client } from '../../twin/s3/local-s3-client.js';
 import {
-  createS3Client,
-  type FileReport,
-  planRanges,
-  processObject,
-  rangeBytesFor,
-} from '../../functions/pipeline/index.js';
+  type LargeFileRunSummary,
+  runLargeFileJob,
+  type StepInvoker,
+} from '../../twin/stepfunctions/large-file-run.js';
+import { startS3Server } from '../../twin/s3/s3-server.js';
+import { logger } from '../../functions/observability/powertools.js';
+import { type FileReport, planRanges, processObject, rangeBytesFor } from '../../functions/pipeline/index.js';
 import { type RangePlanSettings, SHORTEST_ROW_BYTES } from '../../functions/pipeline/range-plan.js';
 import { inProcessSteps } from '../large-file-steps.js';
 import { fullPuzzleSets } from '../puzzle-sets.js';
@@ -91,9 +90,7 @@ export const inProcess = (client: S3Client): StepInvoker => inProcessSteps(() =>
  */
 export function inExecutions(endpoint: string): StepInvoker {
   const env = {
-    S3_ENDPOINT: endpoint,
-    S3_ACCESS_KEY_ID: localCredentials('admin').accessKeyId,
-    S3_SECRET_ACCESS_KEY: localCredentials('admin').secretAccessKey,
+    ...functionEnvironment(endpoint, 'admin'),
     [SOLVER_THREADS_ENV]: '1',
     POWERTOOLS_LOG_LEVEL: 'SILENT',
     POWERTOOLS_METRICS_DISABLED: 'true',
@@ -261,7 +258,7 @@ const share = (ms: number, seconds: number) => `${fmt(ms)} (${((ms / 1000 / seco
 export async function openSplitBench(prefix: string) {
   const work = mkdtempSync(path.join(os.tmpdir(), prefix));
   const server = await startS3Server({ port: 0, directory: path.join(work, 's3'), bucket: BUCKET });
-  const client = createS3Client({ endpoint: server.endpoint, region: 'us-east-1', ...localCredentials('admin') });
+  const client = localS3Client(server.endpoint, 'admin');
   const threadsBefore = process.env[SOLVER_THREADS_ENV];
   process.env[SOLVER_THREADS_ENV] = '1';
   const levelBefore = logger.getLevelName();

@@ -1,7 +1,7 @@
 /**
  * The scheduled batch: the function's side of the Distributed Map (a batch of listed keys, each
  * through the S3 pipeline). The whole job run in one process (`npm run batch`) is the twin's:
- * functions/local/batch-run.ts.
+ * twin/stepfunctions/batch-run.ts.
  */
 export { mapEventKind, isMapEvent } from './event-kinds.js';
 export { handleMapEvent, processMapEvent } from './handle-event.js';

@@ -5,7 +5,7 @@
  * keys): both must stay within SFN_MAX_STATE_BYTES, or the child fails with States.DataLimitExceeded
  * and every file of it with it, on every run. The stack bounds batchItemsPerInvocation by
  * MAX_ITEMS_PER_BATCH (infra/settings.ts) and sets the item batcher's MaxInputBytesPerBatch; the
- * twin's batch run (functions/local/batch-run.ts) groups and measures by the same numbers.
+ * twin's batch run (twin/stepfunctions/batch-run.ts) groups and measures by the same numbers.
  * Pure data: infra/ imports this file.
  */
 import { S3_MAX_KEY_BYTES, SFN_MAP_MAX_BATCH_INPUT_BYTES, SFN_MAX_STATE_BYTES } from './aws-quotas.js';

@@ -23,9 +23,6 @@ export const LARGE_FILE_STATE_MACHINE_ENV = 'SUDOKU_LARGE_FILE_STATE_MACHINE';
  */
 export const FILES_TIMEOUT_ENV = 'SUDOKU_FILES_TIMEOUT_SECONDS';
 
-/** Set only by the twin (functions/local/step-functions-server.ts): where the function's Step Functions client connects. */
-export const LOCAL_SFN_ENDPOINT_ENV = 'SUDOKU_LOCAL_SFN_ENDPOINT';
-
 /** The Distributed Map states of the large-file state machine (also their map-run labels). */
 export const LARGE_FILE_STATES = { solve: 'SolveRanges', redo: 'RedoRanges' } as const;
 

@@ -221,11 +221,9 @@ export const CORS = {
 
 /**
  * The two functions the stack deploys from the one bundle: `api` answers the HTTP API; `files`
- * handles S3 events and map items. The stack tells each which it is in FUNCTION_PURPOSE (unset
- * locally, where one process plays both).
+ * handles S3 events and map items. Neither is told which it is: the events it gets say.
  */
 export type FunctionPurpose = 'api' | 'files';
-export const FUNCTION_PURPOSE_VARIABLE = 'FUNCTION_PURPOSE';
 
 /**
  * Default timeouts of the two functions, so the local twin gives each kind of invocation the time

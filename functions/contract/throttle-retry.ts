@@ -1,7 +1,7 @@
 /**
  * How a state machine's Lambda task waits out a full files pool (Lambda.TooManyRequestsException):
  * exponential backoff with full jitter, capped. The stack's Retry rules (infra/constructs/
- * state-machine-parts.ts) and the twin's runners (functions/local/throttle-retry.ts) read these.
+ * state-machine-parts.ts) and the twin's runners (twin/stepfunctions/throttle-retry.ts) read these.
  */
 import { SFN_MAX_HISTORY_EVENTS } from './aws-quotas.js';
 

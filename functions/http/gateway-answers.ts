@@ -3,7 +3,7 @@ import { APIGW_MAX_PAYLOAD_BYTES, APIGW_MAX_REQUEST_LINE_AND_HEADER_BYTES } from
 /**
  * What API Gateway HTTP API answers itself, before (or instead of) the function: its own JSON
  * `{"message": ...}`, not problem details. The OpenAPI document lists them per route, marked
- * `x-answered-by: gateway`, and the local twin (functions/local/http-server.ts) gives the same.
+ * `x-answered-by: gateway`, and the local twin (twin/gateway/http-server.ts) gives the same.
  */
 export const GATEWAY_ANSWERS = {
   malformedRequest: {

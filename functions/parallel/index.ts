@@ -14,7 +14,7 @@ let injected: WorkerFactory | undefined;
 
 /**
  * Where solver threads come from when the code runs from its sources, which have no
- * batch-worker.mjs beside them (tests, tsx): functions/local/source-worker.ts. The bundles need
+ * batch-worker.mjs beside them (tests, tsx): twin/lambda/source-worker.ts. The bundles need
  * none: they start the batch-worker.mjs they ship.
  */
 export function useWorkerFactory(factory: WorkerFactory | undefined): void {

@@ -18,7 +18,7 @@ const SOLVED_HERE_AHEAD = 8;
  * Starts one solver thread with the options the pool gives it (its reply port, the inherited
  * Node options). The pool does not know where the thread's code is: the bundles ship
  * batch-worker.mjs (`bundledWorker`), and runs from the sources (tests, tsx) inject a factory that
- * loads the TypeScript entry (functions/local/source-worker.ts), so that plumbing never ships.
+ * loads the TypeScript entry (twin/lambda/source-worker.ts), so that plumbing never ships.
  */
 export type WorkerFactory = (options: WorkerOptions) => Worker;
 

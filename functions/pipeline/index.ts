@@ -5,8 +5,8 @@
  */
 export { processObject, DEFAULT_PART_SIZE, DEFAULT_QUEUE_SIZE } from './process-object.js';
 export type { ProcessObjectOptions, ProcessObjectResult, SkipReason } from './process-object.js';
-export { createS3Client, s3ClientSettingsFromEnv, sharedS3Client } from './s3-client.js';
-export type { S3ClientSettings } from './s3-client.js';
+export { createS3Client, sharedS3Client } from './s3-client.js';
+export type { S3ClientOptions } from './s3-client.js';
 export type { FileReport, ReportedCounts, ReportedFailure } from './report.js';
 export { failLargeFile, finishLargeFile, removeStaging } from './finish-large-file.js';
 export { solveRange, stagingKeys } from './solve-range.js';

@@ -7,11 +7,7 @@
  * duplicate S3 event or the sweep finds a running run instead of starting a second.
  */
 import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import {
-  LARGE_FILE_STATE_MACHINE_ENV,
-  LOCAL_SFN_ENDPOINT_ENV,
-  largeFileExecutionName,
-} from '../contract/large-files.js';
+import { LARGE_FILE_STATE_MACHINE_ENV, largeFileExecutionName } from '../contract/large-files.js';
 import { ServiceError } from '../contract/service-error.js';
 import type { LargeFileStarter, RunRecord } from './large-file-runs.js';
 
@@ -31,30 +27,15 @@ const MAX_RUNS_LISTED = 1000;
 let client: SFNClient | undefined;
 
 /**
- * Step Functions, at the ARN the stack puts in LARGE_FILE_STATE_MACHINE_ENV. This module (and the
- * SDK client with it) is loaded on first use (large-file-job.ts imports it lazily): only a file too
- * large for one invocation pays for it. Locally the twin sets LOCAL_SFN_ENDPOINT_ENV to its Step
- * Functions endpoint, which decides each call against the synthesized policies.
+ * Step Functions, at the ARN in the function's environment. This module (and the SDK client with
+ * it) is loaded on first use (large-file-job.ts imports it lazily): only a file too large for one
+ * invocation pays for it. Where it connects and as whom the SDK reads from the environment (in
+ * Lambda the role's credentials; the local twin gives AWS_ENDPOINT_URL_SFN and its keys the same way).
  */
 function stepFunctions(): { client: SFNClient; stateMachineArn: string } {
   const stateMachineArn = process.env[LARGE_FILE_STATE_MACHINE_ENV];
   if (!stateMachineArn) throw new LargeFileNotConfiguredError();
-  // Locally, signed with the keys the twin gives the files function's role in S3_ACCESS_KEY_ID and
-  // S3_SECRET_ACCESS_KEY (the variables its S3 client reads), so the twin decides the call as that
-  // role's; in AWS the SDK's default chain, the role itself.
-  const local = process.env[LOCAL_SFN_ENDPOINT_ENV];
-  client ??= new SFNClient(
-    local
-      ? {
-          endpoint: local,
-          region: process.env.AWS_REGION || 'us-east-1',
-          credentials: {
-            accessKeyId: process.env.S3_ACCESS_KEY_ID || 'LOCALFILESFUNCTION',
-            secretAccessKey: process.env.S3_SECRET_ACCESS_KEY || 'LOCALFILESFUNCTION',
-          },
-        }
-      : {},
-  );
+  client ??= new SFNClient({});
   return { client, stateMachineArn };
 }
 

@@ -1,15 +1,4 @@
-import { S3Client } from '@aws-sdk/client-s3';
-
-/** Where the S3 client connects. Empty in AWS (the SDK's defaults apply); set for a local server. */
-export interface S3ClientSettings {
-  /** e.g. http://127.0.0.1:4569 for the local server of `npm start`. */
-  endpoint?: string;
-  region?: string;
-  accessKeyId?: string;
-  secretAccessKey?: string;
-  /** Longest silence on an S3 connection before the call fails (a stalled body included); default S3_SOCKET_TIMEOUT_MS. */
-  socketTimeoutMs?: number;
-}
+import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 
 /**
  * How long an S3 call may wait. Without a bound, a GetObject body that stalls half-way with the
@@ -21,44 +10,29 @@ export interface S3ClientSettings {
  */
 export const S3_TIMEOUTS = { connectionTimeoutMs: 5_000, socketTimeoutMs: 30_000 } as const;
 
-/** Settings from the environment: S3_ENDPOINT (unset in AWS), AWS_REGION, and S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY for a local server. */
-export function s3ClientSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): S3ClientSettings {
-  const endpoint = env.S3_ENDPOINT || undefined;
-  const socketTimeoutMs = Number(env.S3_SOCKET_TIMEOUT_MS);
-  return {
-    ...(endpoint ? { endpoint } : {}),
-    ...(socketTimeoutMs > 0 ? { socketTimeoutMs } : {}),
-    region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
-    // The local server's own keys (s3rver: S3RVER/S3RVER), not AWS_ACCESS_KEY_ID: real AWS keys in
-    // the environment would not sign for it. In AWS the credential chain (the function's role) is used.
-    ...(endpoint
-      ? { accessKeyId: env.S3_ACCESS_KEY_ID || 'S3RVER', secretAccessKey: env.S3_SECRET_ACCESS_KEY || 'S3RVER' }
-      : {}),
-  };
+/** The SDK's own settings, and the longest silence on a connection (default S3_SOCKET_TIMEOUT_MS, else S3_TIMEOUTS). */
+export interface S3ClientOptions extends S3ClientConfig {
+  socketTimeoutMs?: number;
 }
 
-export function createS3Client(settings: S3ClientSettings = s3ClientSettingsFromEnv()): S3Client {
+/**
+ * The function's S3 client. Where it connects, as whom and in which region the SDK reads itself
+ * from the environment Lambda gives (the role's credentials, AWS_REGION); the local twin gives its
+ * endpoint and keys the same way (AWS_ENDPOINT_URL_S3, AWS_ACCESS_KEY_ID), so nothing here knows it.
+ * `options` are for a caller that picks its own (the twin's clients, tests).
+ */
+export function createS3Client({ socketTimeoutMs, ...config }: S3ClientOptions = {}): S3Client {
+  const fromEnv = Number(process.env.S3_SOCKET_TIMEOUT_MS);
   return new S3Client({
-    region: settings.region ?? 'us-east-1',
-    ...(settings.endpoint
-      ? {
-          endpoint: settings.endpoint,
-          // A local server has no per-bucket DNS names.
-          forcePathStyle: true,
-          credentials: {
-            accessKeyId: settings.accessKeyId ?? 'S3RVER',
-            secretAccessKey: settings.secretAccessKey ?? 'S3RVER',
-          },
-        }
-      : {}),
     requestHandler: {
       connectionTimeout: S3_TIMEOUTS.connectionTimeoutMs,
-      socketTimeout: settings.socketTimeoutMs ?? S3_TIMEOUTS.socketTimeoutMs,
+      socketTimeout: socketTimeoutMs ?? (fromEnv > 0 ? fromEnv : S3_TIMEOUTS.socketTimeoutMs),
     },
     // The SDK's default flexible checksums corrupt streamed PutObject/UploadPart bodies on Node 20
     // and are not understood by local servers; S3 still checks MD5/CRC where it requires them.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    ...config,
   });
 }
 

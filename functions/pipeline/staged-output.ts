@@ -21,7 +21,7 @@ import { mapBounded } from './concurrency.js';
 import { abortUpload, isPreconditionFailed, writeCondition } from './object-versions.js';
 import { retryS3, type S3RetrySettings } from './s3-retry.js';
 
-/** S3's smallest part but the last (the twin's S3 enforces it too: functions/local/s3-consistency.ts). */
+/** S3's smallest part but the last (the twin's S3 enforces it too: twin/s3/s3-consistency.ts). */
 export const MIN_PART_BYTES = S3_MIN_PART_BYTES;
 export const MAX_PART_BYTES = S3_MAX_PART_BYTES;
 /** Parts sent at once: copies are S3's work, so a few in flight keep the assembly short. */

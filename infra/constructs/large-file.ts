@@ -143,7 +143,7 @@ export class LargeFile extends Construct {
     // BEFORE its ResultPath discards them (aws-cdk#24799), and a child ending with its whole state
     // (job, range, result: ~1 KB) passes Step Functions' 256 KiB at ~260 ranges, failing the
     // execution with States.DataLimitExceeded, which no `States.ALL` catch sees. Ending with `{}`
-    // keeps MAX_RANGES children at ~30 KB (test/local/large-file-quotas.test.ts).
+    // keeps MAX_RANGES children at ~30 KB (test/twin/stepfunctions/large-file-quotas.test.ts).
     const rangesMap = (label: string, manifestKeyPath: string): sfn.DistributedMap => {
       const solve = new parts.UnqualifiedLambdaInvoke(this, `${label}Range`, {
         lambdaFunction: props.handler,

@@ -10,7 +10,6 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct, type IConstruct } from 'constructs';
 import {
-  FUNCTION_PURPOSE_VARIABLE,
   type FunctionPurpose,
   METRICS_NAMESPACE,
   prefixes,
@@ -90,8 +89,6 @@ export class SolverFunction extends Construct {
       tracing: lambda.Tracing.ACTIVE,
       recursiveLoop: lambda.RecursiveLoop.TERMINATE,
       environment: {
-        ...(props.purpose === 'files' ? { BUCKET: props.bucket.bucketName } : {}),
-        [FUNCTION_PURPOSE_VARIABLE]: props.purpose,
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
         POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
         POWERTOOLS_LOG_LEVEL: 'INFO',

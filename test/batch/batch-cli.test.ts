@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunSummary } from '../../functions/local/batch-run.js';
+import type { RunSummary } from '../../twin/stepfunctions/batch-run.js';
 import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
 import { startTestS3 } from '../helpers/local-s3.js';
 import type { TestS3 } from '../helpers/local-s3.js';
@@ -30,7 +30,7 @@ interface Ran {
 /** `npm run batch -- ARGS` as a child process (stdout and stderr are pipes, not a terminal). */
 function batch(args: string[], env: Record<string, string> = {}): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(tsx, ['functions/local/batch.ts', ...args], {
+    const child = spawn(tsx, ['twin/commands/batch.ts', ...args], {
       cwd: root,
       env: { ...process.env, S3_ENDPOINT: s3.server.endpoint, BUCKET: s3.bucket, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -44,7 +44,7 @@ function batch(args: string[], env: Record<string, string> = {}): Promise<Ran> {
   });
 }
 
-describe('npm run batch (functions/local/batch.ts)', () => {
+describe('npm run batch (twin/commands/batch.ts)', () => {
   it('solves every file under the prefix, prints plain progress lines and the summary off a terminal, exits 0', async () => {
     const files = mixedPuzzleFiles('batch/', 'cli', 12, 2);
     await putAll(s3, files);

@@ -7,16 +7,17 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchInputError, BatchItemsFailedError, isMapEvent } from '../../functions/batch/index.js';
 import type { MapEvent, MapResult } from '../../functions/batch/index.js';
-import type { RunSummary } from '../../functions/local/batch-run.js';
-import { handleRunRequest, isRunRequest } from '../../functions/local/run-request.js';
+import type { RunSummary } from '../../twin/stepfunctions/batch-run.js';
+import { handleRunRequest, isRunRequest } from '../../twin/stepfunctions/run-request.js';
 import { handler } from '../../functions/handler/index.js';
-import { createLambdaContext } from '../../functions/local/lambda-context.js';
+import { createLambdaContext } from '../../twin/lambda/lambda-context.js';
 import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
 import { clientFor, startTestS3 } from '../helpers/local-s3.js';
 import type { TestS3 } from '../helpers/local-s3.js';
 import { startS3Proxy } from '../helpers/s3-proxy.js';
 import type { S3Proxy } from '../helpers/s3-proxy.js';
 import { batchEvent, batchEventFor, batchItem } from './factories.js';
+import { useFunctionEnvironment } from '../../twin/lambda/function-environment.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const eventsDir = path.join(root, 'events');
@@ -31,7 +32,7 @@ beforeAll(async () => {
   s3 = await startTestS3({ bucket: 'sudoku-local' });
   proxy = await startS3Proxy(s3.server.endpoint);
   // The handler's shared S3 client reads these on first use, as it does under `npm start`.
-  process.env.S3_ENDPOINT = proxy.endpoint;
+  useFunctionEnvironment(process.env, proxy.endpoint, 'admin');
   process.env.BUCKET = s3.bucket;
 });
 afterAll(async () => {
@@ -148,7 +149,7 @@ describe('the entry point given the schedule input', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'sudoku-schedule-'));
     const eventFile = path.join(dir, 'schedule.json');
     writeFileSync(eventFile, JSON.stringify({ mode: 'batch', prefix: 'scheduled/' }));
-    const run = spawnSync(path.join(root, 'node_modules', '.bin', 'tsx'), ['functions/local/invoke.ts', eventFile], {
+    const run = spawnSync(path.join(root, 'node_modules', '.bin', 'tsx'), ['twin/commands/invoke.ts', eventFile], {
       cwd: root,
       encoding: 'utf8',
       env: { ...process.env, S3_ENDPOINT: s3.server.endpoint, BUCKET: s3.bucket, POWERTOOLS_LOG_LEVEL: 'SILENT' },
@@ -203,7 +204,7 @@ describe('the sample events in events/batch-*.json', () => {
     await s3.put('batch/samples/kaggle.csv', `quizzes,solutions\n${EASY},\n`);
     const run = spawnSync(
       path.join(root, 'node_modules', '.bin', 'tsx'),
-      ['functions/local/invoke.ts', 'events/batch-map-batch.json'],
+      ['twin/commands/invoke.ts', 'events/batch-map-batch.json'],
       {
         cwd: root,
         encoding: 'utf8',
@@ -222,7 +223,7 @@ describe('a run request given to the local runner', () => {
     await s3.put('batch/run-request/a.txt', `${EASY}\n`);
     const deployed = await handleRunRequest(
       { mode: 'batch', prefix: 'run-request/' },
-      { client: s3.client, env: { BUCKET: s3.bucket, FUNCTION_PURPOSE: 'files' } },
+      { client: s3.client, env: { BUCKET: s3.bucket } },
     );
     expect(deployed).toMatchObject({ files: { solved: 1, failed: 0 } });
     expect(deployed.reportPrefix).toBeUndefined();

@@ -7,12 +7,12 @@ import {
   mapBounded,
   MAX_ERROR_MESSAGE_CHARS,
 } from '../../functions/batch/index.js';
-import { groupItems, listingPrefix, mapItemFromListing } from '../../functions/local/map-reader.js';
-import { isRunRequest } from '../../functions/local/run-request.js';
+import { groupItems, listingPrefix, mapItemFromListing } from '../../twin/stepfunctions/map-reader.js';
+import { isRunRequest } from '../../twin/stepfunctions/run-request.js';
 import { RUN_DEFAULTS } from '../../functions/contract/service-layout.js';
 import { defaults } from '../../infra/settings.js';
-import { parseBatchArguments } from '../../functions/local/batch-arguments.js';
-import { BatchProgress, progressLine } from '../../functions/local/batch-progress.js';
+import { parseBatchArguments } from '../../twin/commands/batch-arguments.js';
+import { BatchProgress, progressLine } from '../../twin/commands/batch-progress.js';
 import { batchEvent, batchItem } from './factories.js';
 
 async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {

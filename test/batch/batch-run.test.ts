@@ -1,9 +1,9 @@
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBatchJob } from '../../functions/local/batch-run.js';
-import type { RunSummary } from '../../functions/local/batch-run.js';
-import type { ChildExecution, RunManifest } from '../../functions/local/run-report.js';
+import { runBatchJob } from '../../twin/stepfunctions/batch-run.js';
+import type { RunSummary } from '../../twin/stepfunctions/batch-run.js';
+import type { ChildExecution, RunManifest } from '../../twin/stepfunctions/run-report.js';
 import { MAP_ITEM_RETRY } from '../../functions/contract/service-layout.js';
 import type { MapItemResult, MapResult } from '../../functions/batch/index.js';
 import { handleS3Event } from '../../functions/s3/index.js';

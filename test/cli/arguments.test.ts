@@ -1,7 +1,7 @@
 // Every command line the CLI's parser tells apart, with what it makes of it: the behaviour and
-// the messages, pinned (functions/cli/arguments.ts reads them with node:util parseArgs).
+// the messages, pinned (cli/arguments.ts reads them with node:util parseArgs).
 import { describe, expect, it } from 'vitest';
-import { type CliCommand, parseArguments } from '../../functions/cli/arguments.js';
+import { type CliCommand, parseArguments } from '../../cli/arguments.js';
 
 const CASES: [string[], CliCommand][] = [
   [[], { kind: 'usage-error', message: 'missing command; try: sudoku solve FILE' }],

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestS3 } from '../helpers/local-s3.js';
 import type { TestS3 } from '../helpers/local-s3.js';
 import { DUPLICATE, EASY, EASY_SOLUTION, HARD, HARD_SOLUTION } from '../helpers/boards.js';
+import { functionEnvironment } from '../../twin/lambda/function-environment.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -86,9 +87,8 @@ describe('the Lambda bundle with SOLVER_THREADS=2', () => {
         encoding: 'utf8',
         env: {
           PATH: process.env.PATH ?? '',
-          AWS_REGION: 'us-east-1',
           AWS_LAMBDA_FUNCTION_NAME: 'sudoku',
-          S3_ENDPOINT: s3.server.endpoint,
+          ...functionEnvironment(s3.server.endpoint, 'admin'),
           SOLVER_THREADS: '2',
           POWERTOOLS_LOG_LEVEL: 'SILENT',
           POWERTOOLS_METRICS_DISABLED: 'true',

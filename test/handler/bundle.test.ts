@@ -34,10 +34,10 @@ const EXPECTED_STATUS: Record<string, number> = {
 
 /** Modules only the twin runs: the whole-job runner, its run request and report, the TypeScript worker factory. */
 const TWIN_ONLY_MODULES = [
-  'functions/local/batch-run.ts',
-  'functions/local/run-request.ts',
-  'functions/local/run-report.ts',
-  'functions/local/source-worker.ts',
+  'twin/stepfunctions/batch-run.ts',
+  'twin/stepfunctions/run-request.ts',
+  'twin/stepfunctions/run-report.ts',
+  'twin/lambda/source-worker.ts',
 ];
 
 /** What those modules hold that the bundle must not: tsx plumbing, the worker's TypeScript entry, the runner's names. */
@@ -182,10 +182,10 @@ describe('what the deployable bundle holds', () => {
         (file) => (JSON.parse(readFileSync(path.join(bundleDir, file), 'utf8')) as { sources: string[] }).sources,
       );
 
-  it('ships none of the twin (functions/local/), nor its AGPL IAM evaluator, s3rver, tsx or the CDK', () => {
+  it('ships none of the twin (twin/) or the command (cli/), nor its AGPL IAM evaluator, s3rver, tsx or the CDK', () => {
     expect(sources().some((s) => s.includes('functions/pipeline/'))).toBe(true);
     const foreign = sources().filter((s) =>
-      /functions\/local\/|@cloud-copilot\/|node_modules\/s3rver\/|node_modules\/tsx\/|node_modules\/aws-cdk-lib\//.test(
+      /(^|\/)(twin|cli)\/|@cloud-copilot\/|node_modules\/s3rver\/|node_modules\/tsx\/|node_modules\/aws-cdk-lib\//.test(
         s,
       ),
     );

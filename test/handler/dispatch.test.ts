@@ -9,8 +9,8 @@ import {
 } from '../../functions/handler/index.js';
 import { describeEvent } from '../../functions/handler/dispatch.js';
 import { httpEventKind } from '../../functions/http/index.js';
-import { buildHttpApiEvent } from '../../functions/local/http-api-event.js';
-import { createLambdaContext } from '../../functions/local/lambda-context.js';
+import { buildHttpApiEvent } from '../../twin/gateway/http-api-event.js';
+import { createLambdaContext } from '../../twin/lambda/lambda-context.js';
 import { logger, metrics } from '../../functions/observability/powertools.js';
 
 const context = createLambdaContext();

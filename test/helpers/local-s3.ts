@@ -6,14 +6,14 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { S3Event } from 'aws-lambda';
 import { outputKeysFor, prefixes } from '../../functions/contract/service-layout.js';
-import { startS3Server } from '../../functions/local/s3-server.js';
-import type { LocalS3Server, LocalS3ServerOptions } from '../../functions/local/s3-server.js';
-import { type LocalCaller, localCredentials } from '../../functions/local/iam/local-account.js';
-import type { AccessDenial } from '../../functions/local/iam/s3-authorization.js';
-import { createS3Client } from '../../functions/pipeline/index.js';
+import { startS3Server } from '../../twin/s3/s3-server.js';
+import type { LocalS3Server, LocalS3ServerOptions } from '../../twin/s3/s3-server.js';
+import type { LocalCaller } from '../../twin/iam/local-account.js';
+import type { AccessDenial } from '../../twin/iam/s3-authorization.js';
 import type { FileReport } from '../../functions/pipeline/index.js';
-import { s3Event } from '../../functions/local/s3-event.js';
-import type { ObjectCreatedEventName } from '../../functions/local/s3-event.js';
+import { s3Event } from '../../twin/s3/s3-event.js';
+import type { ObjectCreatedEventName } from '../../twin/s3/s3-event.js';
+import { localS3Client } from '../../twin/s3/local-s3-client.js';
 
 export interface TestS3 {
   server: LocalS3Server;
@@ -37,7 +37,7 @@ export interface TestS3 {
 
 /** A client of the local S3 signing as `caller` (the admin by default). */
 export function clientFor(endpoint: string, caller: LocalCaller = 'admin'): S3Client {
-  return createS3Client({ endpoint, region: 'us-east-1', ...localCredentials(caller) });
+  return localS3Client(endpoint, caller);
 }
 
 /** A real s3rver on an ephemeral port with its own data directory, and a client for it. */

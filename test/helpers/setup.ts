@@ -8,6 +8,6 @@ process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
 // The tests run the sources, which have no bundled batch-worker.mjs: solver threads load the
 // TypeScript entry through tsx, injected here so that plumbing stays out of the bundles.
-const { sourceWorkerFactory } = await import('../../functions/local/source-worker.js');
+const { sourceWorkerFactory } = await import('../../twin/lambda/source-worker.js');
 const { useWorkerFactory } = await import('../../functions/parallel/index.js');
 useWorkerFactory(sourceWorkerFactory());

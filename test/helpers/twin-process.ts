@@ -4,7 +4,7 @@
  * folder S3_DATA_DIR, so a test can SIGKILL it mid-run and start another on the same folder. Says
  * `TWIN-READY <endpoint>` on stdout once it serves.
  */
-import { startS3Service } from '../../functions/local/s3-service.js';
+import { startS3Service } from '../../twin/s3/s3-service.js';
 
 await startS3Service({
   fail: (error) => {
@@ -12,4 +12,4 @@ await startS3Service({
     process.exit(1);
   },
 });
-process.stdout.write(`TWIN-READY ${process.env.S3_ENDPOINT}\n`);
+process.stdout.write(`TWIN-READY ${process.env.AWS_ENDPOINT_URL_S3}\n`);

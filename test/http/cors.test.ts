@@ -3,7 +3,7 @@ import { CORS } from '../../functions/contract/service-layout.js';
 import { allowedOrigins, handleHttpEvent } from '../../functions/http/index.js';
 import { preflightResponse, withCorsHeaders } from '../../functions/http/cors.js';
 import { toHttpRequest } from '../../functions/http/request.js';
-import { buildHttpApiEvent } from '../../functions/local/http-api-event.js';
+import { buildHttpApiEvent } from '../../twin/gateway/http-api-event.js';
 import { EASY } from '../helpers/boards.js';
 
 const APP = 'https://app.example.com';

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { handler } from '../../functions/handler/index.js';
 import type { HttpResponse } from '../../functions/http/index.js';
 import { jsonErrorPlace } from '../../functions/http/json-body.js';
-import { buildHttpApiEvent } from '../../functions/local/http-api-event.js';
-import { createLambdaContext } from '../../functions/local/lambda-context.js';
+import { buildHttpApiEvent } from '../../twin/gateway/http-api-event.js';
+import { createLambdaContext } from '../../twin/lambda/lambda-context.js';
 
 const context = createLambdaContext();
 

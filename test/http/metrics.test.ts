@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/handler/index.js';
-import { buildHttpApiEvent } from '../../functions/local/http-api-event.js';
-import { createLambdaContext } from '../../functions/local/lambda-context.js';
+import { buildHttpApiEvent } from '../../twin/gateway/http-api-event.js';
+import { createLambdaContext } from '../../twin/lambda/lambda-context.js';
 import { METRIC } from '../../functions/contract/service-layout.js';
 import { metrics } from '../../functions/observability/powertools.js';
 import { DUPLICATE, EASY, NO_SOLUTION } from '../helpers/boards.js';

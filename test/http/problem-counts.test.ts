@@ -7,7 +7,7 @@ import {
   type ProblemDetails,
 } from '../../functions/http/index.js';
 import { MAX_PROBLEMS_PER_BOARD } from '../../functions/http/constants.js';
-import { buildHttpApiEvent } from '../../functions/local/http-api-event.js';
+import { buildHttpApiEvent } from '../../twin/gateway/http-api-event.js';
 import type { Problem } from '../../functions/sudoku/index.js';
 import { openApiMismatches } from './openapi-conformance.js';
 

@@ -8,7 +8,7 @@ import {
   SolveBudget,
   type HttpResponse,
 } from '../../functions/http/index.js';
-import { buildHttpApiEvent } from '../../functions/local/http-api-event.js';
+import { buildHttpApiEvent } from '../../twin/gateway/http-api-event.js';
 import { PROBLEM_CODE, PROBLEM_CODES, type ProblemCode } from '../../functions/sudoku/index.js';
 import { DUPLICATE, EASY, MULTIPLE, NO_SOLUTION, NO_SOLUTION_DEEP, toChars, toNumbers } from '../helpers/boards.js';
 import { SchemaChecker, type Schema } from './json-schema-check.js';

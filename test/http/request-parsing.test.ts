@@ -4,8 +4,8 @@ import { handler } from '../../functions/handler/index.js';
 import { MAX_BOARDS, MAX_BODY_BYTES, type HttpResponse } from '../../functions/http/index.js';
 import { parseMediaType } from '../../functions/http/content-type.js';
 import { routePath } from '../../functions/http/request.js';
-import { buildHttpApiEvent } from '../../functions/local/http-api-event.js';
-import { createLambdaContext } from '../../functions/local/lambda-context.js';
+import { buildHttpApiEvent } from '../../twin/gateway/http-api-event.js';
+import { createLambdaContext } from '../../twin/lambda/lambda-context.js';
 import { EASY, EASY_SOLUTION, HARD, HARD_SOLUTION, toChars } from '../helpers/boards.js';
 
 const context = createLambdaContext();

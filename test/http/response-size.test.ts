@@ -13,7 +13,7 @@ import {
 } from '../../functions/http/index.js';
 import { MAX_PROBLEMS_PER_BOARD, MAX_RESPONSE_BYTES } from '../../functions/http/constants.js';
 import { jsonStringBytes, lambdaResultBytes, withinResponseLimit } from '../../functions/http/response-size.js';
-import { buildHttpApiEvent } from '../../functions/local/http-api-event.js';
+import { buildHttpApiEvent } from '../../twin/gateway/http-api-event.js';
 import { EASY, toChars } from '../helpers/boards.js';
 import { openApiMismatches } from './openapi-conformance.js';
 

@@ -9,8 +9,8 @@ vi.mock('../../functions/http/solve-json.js', () => ({
 
 const { handler } = await import('../../functions/handler/index.js');
 const { logger } = await import('../../functions/observability/powertools.js');
-const { buildHttpApiEvent } = await import('../../functions/local/http-api-event.js');
-const { createLambdaContext } = await import('../../functions/local/lambda-context.js');
+const { buildHttpApiEvent } = await import('../../twin/gateway/http-api-event.js');
+const { createLambdaContext } = await import('../../twin/lambda/lambda-context.js');
 
 describe('an unexpected error inside the HTTP adapter', () => {
   it('becomes a logged 500 problem+json with the request id, not an exception', async () => {

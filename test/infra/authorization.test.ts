@@ -3,12 +3,12 @@
 // same one the local S3 uses. A grant asserted as written proves nothing; a request decided
 // against the policy does. And every Allow must be needed: dropping any one of them flips an edge.
 import { describe, expect, it } from 'vitest';
-import { type Caller, Authorizer } from '../../functions/local/iam/decide.js';
-import { LOCAL_ACCOUNT_ID } from '../../functions/local/iam/local-account.js';
-import { callerFor } from '../../functions/local/iam/local-callers.js';
-import { dataBucketId, localPolicyModel } from '../../functions/local/iam/local-policies.js';
-import { buildPolicyModel, type PolicyModel } from '../../functions/local/iam/policy-model.js';
-import { type CloudFormationTemplate, TemplateResolver } from '../../functions/local/iam/resolve-template.js';
+import { type Caller, Authorizer } from '../../twin/iam/decide.js';
+import { LOCAL_ACCOUNT_ID } from '../../twin/iam/local-account.js';
+import { callerFor } from '../../twin/iam/local-callers.js';
+import { dataBucketId, localPolicyModel } from '../../twin/iam/local-policies.js';
+import { buildPolicyModel, type PolicyModel } from '../../twin/iam/policy-model.js';
+import { type CloudFormationTemplate, TemplateResolver } from '../../twin/iam/resolve-template.js';
 import {
   LARGE_FILE_STATE_MACHINE_ENV,
   LARGE_FILE_STATES,

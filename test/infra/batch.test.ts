@@ -27,11 +27,7 @@ function idOf(type: string, where: (p: Json) => boolean = () => true): string {
 
 const bucketId = () => idOf('AWS::S3::Bucket', (p) => p.LoggingConfiguration !== undefined);
 /** The files function (the API function never serves the batch run). */
-const functionId = () =>
-  idOf(
-    'AWS::Lambda::Function',
-    (p) => (p.Environment as { Variables?: Json } | undefined)?.Variables?.FUNCTION_PURPOSE === 'files',
-  );
+const functionId = () => idOf('AWS::Lambda::Function', (p) => String(p.Description).includes('for files'));
 /**
  * The run's state machine (the one with the Distributed Maps that is not the large-file machine,
  * test/infra/large-file.test.ts), and the starter the schedules start.

@@ -1,7 +1,7 @@
 // Template assertions on the large-file state machine: its flow, the retry rules of the contract,
 // its maps' shape, its name and the ARN the files function is told, and the stack staying free of
 // a circular dependency between the machine and the function.
-import type { Template } from 'aws-cdk-lib/assertions';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   FILES_TIMEOUT_ENV,
@@ -41,16 +41,12 @@ const idWhere = (type: string, where: (p: Json) => boolean): string => {
   expect(ids, type).toHaveLength(1);
   return ids[0] as string;
 };
-const filesFunctionId = () =>
-  idWhere(
-    'AWS::Lambda::Function',
-    (p) => (p.Environment as { Variables?: Json } | undefined)?.Variables?.FUNCTION_PURPOSE === 'files',
-  );
+const filesFunctionId = () => idWhere('AWS::Lambda::Function', (p) => String(p.Description).includes('for files'));
 const bucketId = () => idWhere('AWS::S3::Bucket', (p) => p.LoggingConfiguration !== undefined);
 const filesEnv = (t: Template = template): Json => {
   const fn = Object.values(
     t.findResources('AWS::Lambda::Function', {
-      Properties: { Environment: { Variables: { FUNCTION_PURPOSE: 'files' } } },
+      Properties: { Description: Match.stringLikeRegexp('for files') },
     }),
   )[0] as { Properties: { Environment: { Variables: Json } } };
   return fn.Properties.Environment.Variables;

@@ -340,13 +340,13 @@ describe('a stack with every setting changed', () => {
 
   it('sizes each function from its memory, timeout and reserved concurrency settings', () => {
     template.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ FUNCTION_PURPOSE: 'api' }) },
+      Description: Match.stringLikeRegexp('behind the HTTP API'),
       MemorySize: 1024,
       Timeout: 10,
       ReservedConcurrentExecutions: 60,
     });
     template.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ FUNCTION_PURPOSE: 'files' }) },
+      Description: Match.stringLikeRegexp('for files'),
       MemorySize: 3538,
       Timeout: 300,
       ReservedConcurrentExecutions: 340,

@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sourceWorkerFactory } from '../../functions/local/source-worker.js';
+import { sourceWorkerFactory } from '../../twin/lambda/source-worker.js';
 import {
   solverThreads,
   threadExecArgv,
@@ -131,7 +131,7 @@ describe('a process with a worker pool', () => {
   it('exits when its work is done, threads that never got a batch included', () => {
     const script = [
       "const { batchSolverFor, useWorkerFactory } = await import('./functions/parallel/index.ts');",
-      "const { sourceWorkerFactory } = await import('./functions/local/source-worker.ts');",
+      "const { sourceWorkerFactory } = await import('./twin/lambda/source-worker.ts');",
       'useWorkerFactory(sourceWorkerFactory());',
       'const solver = batchSolverFor(3);',
       `const bytes = new TextEncoder().encode(${JSON.stringify(`${EASY}\n`)});`,

@@ -5,14 +5,14 @@
 import { HeadObjectCommand, ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputKeysFor, prefixes, SOURCE_ETAG_METADATA } from '../../functions/contract/service-layout.js';
-import { localCredentials } from '../../functions/local/iam/local-account.js';
-import { createS3Client, processObject } from '../../functions/pipeline/index.js';
+import { processObject } from '../../functions/pipeline/index.js';
 import type { ProcessObjectResult } from '../../functions/pipeline/index.js';
 import { EASY, EASY_SOLUTION, HARD, HARD_SOLUTION } from '../helpers/boards.js';
 import { startTestS3 } from '../helpers/local-s3.js';
 import type { TestS3 } from '../helpers/local-s3.js';
 import { startS3Proxy } from '../helpers/s3-proxy.js';
 import type { ProxiedRequest, S3Proxy } from '../helpers/s3-proxy.js';
+import { localS3Client } from '../../twin/s3/local-s3-client.js';
 
 let s3: TestS3;
 beforeAll(async () => {
@@ -24,10 +24,7 @@ afterAll(async () => {
 
 /** A files-function client through `proxy`, with the SDK's retries as given. */
 function filesClient(proxy: S3Proxy, options: { maxAttempts?: number; socketTimeoutMs?: number } = {}) {
-  const client = createS3Client({
-    endpoint: proxy.endpoint,
-    region: 'us-east-1',
-    ...localCredentials('files'),
+  const client = localS3Client(proxy.endpoint, 'files', {
     ...(options.socketTimeoutMs ? { socketTimeoutMs: options.socketTimeoutMs } : {}),
   });
   if (options.maxAttempts) client.config.maxAttempts = async () => options.maxAttempts!;

@@ -14,6 +14,7 @@ import { clientFor, startTestS3 } from '../helpers/local-s3.js';
 import type { TestS3 } from '../helpers/local-s3.js';
 import { startS3Proxy } from '../helpers/s3-proxy.js';
 import type { S3Proxy } from '../helpers/s3-proxy.js';
+import { functionEnvironment } from '../../twin/lambda/function-environment.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bundleOptionsFor = (entry: string): BuildOptions => ({
@@ -97,7 +98,7 @@ describe('memory', () => {
     await s3.put(key, body);
     const runner = `
       const { createS3Client, processObject } = await import(process.argv[1]);
-      const client = createS3Client({ endpoint: process.argv[2] });
+      const client = createS3Client();
       const result = await processObject({ client, bucket: process.argv[3], sourceKey: process.argv[4], outputKey: 'solved/big/capped.txt', reportKey: 'reports/big/capped.txt.json', force: true, partSize: ${PART} });
       process.stdout.write(JSON.stringify(result.report.counts));
     `;
@@ -122,6 +123,7 @@ describe('memory', () => {
         stdio: ['ignore', 'pipe', 'pipe'],
         env: {
           ...process.env,
+          ...functionEnvironment(s3.server.endpoint, 'admin'),
           POWERTOOLS_LOG_LEVEL: 'SILENT',
           POWERTOOLS_METRICS_DISABLED: 'true',
           NODE_NO_WARNINGS: '1',

@@ -6,7 +6,7 @@
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runLargeFileJob, type StepInvoker } from '../../functions/local/large-file-run.js';
+import { runLargeFileJob, type StepInvoker } from '../../twin/stepfunctions/large-file-run.js';
 import { processObject, solveRange } from '../../functions/pipeline/index.js';
 import type { FileReport } from '../../functions/pipeline/index.js';
 import type { LargeFileJob } from '../../functions/contract/large-files.js';

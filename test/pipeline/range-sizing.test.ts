@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LargeFileJob } from '../../functions/contract/large-files.js';
 import { GRADE_METADATA } from '../../functions/contract/service-layout.js';
-import { runLargeFileJob, type StepInvoker } from '../../functions/local/large-file-run.js';
+import { runLargeFileJob, type StepInvoker } from '../../twin/stepfunctions/large-file-run.js';
 import { type FileReport, planRanges, processObject, rangeBytesFor } from '../../functions/pipeline/index.js';
 import {
   PLANNING_ROWS_PER_SECOND,

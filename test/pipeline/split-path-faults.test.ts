@@ -16,15 +16,15 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LargeFileEvent } from '../../functions/contract/large-files.js';
 import { SOURCE_ETAG_METADATA } from '../../functions/contract/service-layout.js';
-import { localCredentials } from '../../functions/local/iam/local-account.js';
-import type { StepInvoker } from '../../functions/local/large-file-run.js';
+import { localCredentials } from '../../twin/iam/local-account.js';
+import type { StepInvoker } from '../../twin/stepfunctions/large-file-run.js';
 import {
   type LocalStepFunctions,
   startStackStepFunctions,
   useLocalStepFunctions,
-} from '../../functions/local/step-functions-server.js';
+} from '../../twin/stepfunctions/step-functions-server.js';
 import {
-  createS3Client,
+  type createS3Client,
   processObject,
   RANGE_BYTES_ENV,
   type S3RetrySettings,
@@ -34,6 +34,7 @@ import { inProcessSteps } from '../helpers/large-file-steps.js';
 import { startTestS3, type TestS3 } from '../helpers/local-s3.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
 import { type ProxiedRequest, type S3Proxy, startS3Proxy } from '../helpers/s3-proxy.js';
+import { localS3Client } from '../../twin/s3/local-s3-client.js';
 
 /** The function's own retries, their waits shortened (the counts are the deployed ones). */
 const FAST_RETRY: S3RetrySettings = { attempts: 8, baseDelayMs: 5, maxDelayMs: 40 };
@@ -70,12 +71,7 @@ let beforeStep: (event: LargeFileEvent) => Promise<void> = async () => undefined
 beforeAll(async () => {
   s3 = await startTestS3();
   proxy = await startS3Proxy(s3.server.endpoint);
-  files = createS3Client({
-    endpoint: proxy.endpoint,
-    region: 'us-east-1',
-    ...localCredentials('files'),
-    socketTimeoutMs: SOCKET_TIMEOUT_MS,
-  });
+  files = localS3Client(proxy.endpoint, 'files', { socketTimeoutMs: SOCKET_TIMEOUT_MS });
   files.config.retryStrategy = async () => quickSdkRetries;
   const inProcess = inProcessSteps(() => files, { s3Retry: FAST_RETRY });
   const invoke: StepInvoker = async (event) => {
@@ -88,10 +84,14 @@ beforeAll(async () => {
     retryIntervalSeconds: 0,
     maxConcurrency: 4,
   });
-  for (const name of ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'SOLVER_THREADS', RANGE_BYTES_ENV])
+  for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_REGION', 'SOLVER_THREADS', RANGE_BYTES_ENV])
     saved[name] = process.env[name];
   const { accessKeyId, secretAccessKey } = localCredentials('files');
-  Object.assign(process.env, { S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey });
+  Object.assign(process.env, {
+    AWS_ACCESS_KEY_ID: accessKeyId,
+    AWS_SECRET_ACCESS_KEY: secretAccessKey,
+    AWS_REGION: 'us-east-1',
+  });
   process.env.SOLVER_THREADS = '1';
   useLocalStepFunctions(process.env, sfn, TIMEOUT_MS);
 });

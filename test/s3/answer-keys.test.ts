@@ -10,20 +10,19 @@ import {
   SOURCE_KEY_METADATA,
 } from '../../functions/contract/service-layout.js';
 import { handler } from '../../functions/handler/index.js';
-import { useFilesFunctionCredentials } from '../../functions/local/iam/local-account.js';
-import { createLambdaContext } from '../../functions/local/lambda-context.js';
+import { createLambdaContext } from '../../twin/lambda/lambda-context.js';
 import { handleS3Event } from '../../functions/s3/index.js';
 import { batchEventFor } from '../batch/factories.js';
 import { EASY, EASY_SOLUTION, HARD, HARD_SOLUTION } from '../helpers/boards.js';
 import { startTestS3 } from '../helpers/local-s3.js';
 import type { TestS3 } from '../helpers/local-s3.js';
+import { useFunctionEnvironment } from '../../twin/lambda/function-environment.js';
 
 let s3: TestS3;
 beforeAll(async () => {
   s3 = await startTestS3();
   // The entry point's own S3 client talks to this server as the files function's role.
-  process.env.S3_ENDPOINT = s3.server.endpoint;
-  useFilesFunctionCredentials(process.env);
+  useFunctionEnvironment(process.env, s3.server.endpoint);
   process.env.BUCKET = s3.bucket;
 });
 afterAll(async () => {

@@ -3,7 +3,7 @@
 import type { S3ObjectCreatedNotificationEvent, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatch } from '../../functions/handler/dispatch.js';
-import { createLambdaContext } from '../../functions/local/lambda-context.js';
+import { createLambdaContext } from '../../twin/lambda/lambda-context.js';
 import {
   handleEventBridgeObjectCreated,
   handleSqsS3Event,

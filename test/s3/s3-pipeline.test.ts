@@ -1,6 +1,6 @@
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { s3Event } from '../../functions/local/s3-event.js';
+import { s3Event } from '../../twin/s3/s3-event.js';
 import { processObject } from '../../functions/pipeline/index.js';
 import { outputKeysFor, prefixes } from '../../functions/contract/service-layout.js';
 import { handleS3Event } from '../../functions/s3/index.js';

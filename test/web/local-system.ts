@@ -51,12 +51,12 @@ export interface LocalSystem {
 }
 
 /**
- * `npm start`'s program (functions/local/start.ts) in a child process, every port picked free;
+ * `npm start`'s program (twin/commands/start.ts) in a child process, every port picked free;
  * `env` adds variables (e.g. SUDOKU_LOCAL_RATE_LIMIT for a tighter or looser POST /solve throttle).
  */
 export async function startLocalSystem(env: Record<string, string> = {}): Promise<LocalSystem> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sudoku-web-s3-'));
-  const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), ['functions/local/start.ts'], {
+  const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), ['twin/commands/start.ts'], {
     cwd: root,
     env: { ...process.env, PORT: '0', S3_PORT: '0', S3_DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'SILENT', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
