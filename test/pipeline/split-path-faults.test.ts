@@ -35,6 +35,7 @@ import { startTestS3, type TestS3 } from '../helpers/local-s3.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
 import { type ProxiedRequest, type S3Proxy, startS3Proxy } from '../helpers/s3-proxy.js';
 import { localS3Client } from '../../twin/s3/local-s3-client.js';
+import { keepEnvironment } from '../helpers/environment.js';
 
 /** The function's own retries, their waits shortened (the counts are the deployed ones). */
 const FAST_RETRY: S3RetrySettings = { attempts: 8, baseDelayMs: 5, maxDelayMs: 40 };
@@ -62,7 +63,7 @@ let s3: TestS3;
 let proxy: S3Proxy;
 let sfn: LocalStepFunctions;
 let files: ReturnType<typeof createS3Client>;
-const saved: Record<string, string | undefined> = {};
+let restoreEnvironment: (() => void) | undefined;
 /** Every step of every execution, in order: which file, which step. */
 const steps: { sourceKey: string; eTag: string; step: LargeFileEvent['largeFile'] }[] = [];
 /** Called before each step runs (a test holds a step there). */
@@ -84,8 +85,13 @@ beforeAll(async () => {
     retryIntervalSeconds: 0,
     maxConcurrency: 4,
   });
-  for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_REGION', 'SOLVER_THREADS', RANGE_BYTES_ENV])
-    saved[name] = process.env[name];
+  restoreEnvironment = keepEnvironment([
+    'AWS_ACCESS_KEY_ID',
+    'AWS_SECRET_ACCESS_KEY',
+    'AWS_REGION',
+    'SOLVER_THREADS',
+    RANGE_BYTES_ENV,
+  ]);
   const { accessKeyId, secretAccessKey } = localCredentials('files');
   Object.assign(process.env, {
     AWS_ACCESS_KEY_ID: accessKeyId,
@@ -96,10 +102,7 @@ beforeAll(async () => {
   useLocalStepFunctions(process.env, sfn, TIMEOUT_MS);
 });
 afterAll(async () => {
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
+  restoreEnvironment?.();
   await sfn?.close();
   files?.destroy();
   await proxy?.close();

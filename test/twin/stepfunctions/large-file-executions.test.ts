@@ -18,6 +18,7 @@ import { startTestS3, type TestS3 } from '../../helpers/local-s3.js';
 import { startS3Proxy, type S3Proxy } from '../../helpers/s3-proxy.js';
 import { isSolutionOf } from '../../helpers/sudoku-rules.js';
 import { functionEnvironment, SDK_ENDPOINT_ENV } from '../../../twin/lambda/function-environment.js';
+import { keepEnvironment } from '../../helpers/environment.js';
 
 const TIMEOUT_MS = 6000;
 const hardest = readPuzzleSet('puzzles6_forum_hardest_1106');
@@ -36,19 +37,18 @@ const body = `${lines.join('\n')}\n`;
 let s3: TestS3;
 let proxy: S3Proxy;
 let sfn: LocalStepFunctions;
-const saved: Record<string, string | undefined> = {};
+let restoreEnvironment: (() => void) | undefined;
 beforeAll(async () => {
   s3 = await startTestS3();
   proxy = await startS3Proxy(s3.server.endpoint);
   sfn = await startStackStepFunctions(s3.server.endpoint, s3.bucket, TIMEOUT_MS, { retryIntervalSeconds: 0 });
-  for (const name of [
+  restoreEnvironment = keepEnvironment([
     ...Object.keys(functionEnvironment(proxy.endpoint)),
     FILES_TIMEOUT_ENV,
     LARGE_FILE_STATE_MACHINE_ENV,
     SDK_ENDPOINT_ENV.sfn,
     RANGE_BYTES_ENV,
-  ])
-    saved[name] = process.env[name];
+  ]);
   // What the executions read (a worker thread takes the environment at its start).
   Object.assign(process.env, {
     ...functionEnvironment(proxy.endpoint),
@@ -57,10 +57,7 @@ beforeAll(async () => {
   useLocalStepFunctions(process.env, sfn, TIMEOUT_MS);
 });
 afterAll(async () => {
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
+  restoreEnvironment?.();
   await sfn?.close();
   await proxy?.close();
   await s3?.close();

@@ -27,6 +27,7 @@ import { startTestS3, type TestS3 } from '../../helpers/local-s3.js';
 import { type ProxiedRequest, startS3Proxy, type S3Proxy } from '../../helpers/s3-proxy.js';
 import { isSolutionOf } from '../../helpers/sudoku-rules.js';
 import { functionEnvironment, SDK_ENDPOINT_ENV } from '../../../twin/lambda/function-environment.js';
+import { keepEnvironment } from '../../helpers/environment.js';
 
 const TIMEOUT_MS = 10_000;
 /** About 16 KB in ranges of 4,000 bytes: five ranges, two at a time. */
@@ -38,7 +39,7 @@ const B = `${EASY}\n`;
 let s3: TestS3;
 let proxy: S3Proxy;
 let sfn: LocalStepFunctions;
-const saved: Record<string, string | undefined> = {};
+let restoreEnvironment: (() => void) | undefined;
 /** S3 events delivered so far (an upload's event arrives just after S3 answers the upload). */
 let deliveries = 0;
 
@@ -52,14 +53,13 @@ beforeAll(async () => {
   });
   proxy = await startS3Proxy(s3.server.endpoint);
   sfn = await startStackStepFunctions(s3.server.endpoint, s3.bucket, TIMEOUT_MS, { retryIntervalSeconds: 0 });
-  for (const name of [
+  restoreEnvironment = keepEnvironment([
     ...Object.keys(functionEnvironment(proxy.endpoint)),
     FILES_TIMEOUT_ENV,
     LARGE_FILE_STATE_MACHINE_ENV,
     SDK_ENDPOINT_ENV.sfn,
     RANGE_BYTES_ENV,
-  ])
-    saved[name] = process.env[name];
+  ]);
   Object.assign(process.env, {
     ...functionEnvironment(proxy.endpoint),
     [RANGE_BYTES_ENV]: '4000',
@@ -67,10 +67,7 @@ beforeAll(async () => {
   useLocalStepFunctions(process.env, sfn, TIMEOUT_MS);
 });
 afterAll(async () => {
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
+  restoreEnvironment?.();
   await sfn?.idle();
   await sfn?.close();
   await proxy?.close();
