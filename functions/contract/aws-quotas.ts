@@ -1,6 +1,6 @@
 /**
  * AWS's documented quotas that decide whether the service works in a real account, written once:
- * the stack's synth checks, the function's plans, the twin's enforcement and docs/infra.md's quota
+ * the stack's synth checks, the function's plans, the twin's enforcement and docs/twin.md's quota
  * table all read these numbers. Pure data: infra/ and the twin import this file. Each value is the
  * one AWS documents today (the docs page is named beside it); where a quota was raised recently the
  * comment says from what, so a reader comparing with an old blog post is not misled.
