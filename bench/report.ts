@@ -20,8 +20,8 @@ Written by \`npm run bench\` (do not edit by hand): each section below is the ou
 the benchmark, stamped with the commit, date, machine and Node version it ran on. \`npm run bench --
 NAME\` reruns one section (\`solver\`, or a file name of \`bench/sections/\`) and rewrites only its
 block; \`npm run bench -- --no-write\` prints without writing. A ratio is a comparison only within
-one section: both sides ran in the same run, on the same puzzles. The README keeps a short table of
-current figures.
+one section: both sides ran in the same run, on the same puzzles. The README quotes a few headline
+figures; older runs, with what was tried on the way, are in \`docs/notes/\`.
 
 Two kinds of figures, kept apart. **\`npm run bench\`** prints only comparisons it measures itself,
 in the same run, on the same puzzles: the solver on every shared set in both modes (first solution;

@@ -6,7 +6,7 @@
  * per-range rate), then in worker executions one and as many as this machine has cores at a
  * time (the local speed-up; in this process they would share one thread). Every invocation
  * solves on one thread, as the files function does at its default 1,769 MB (1 vCPU). The outputs
- * must be byte-identical. Ends with the projection docs/files.md quotes: one file of a billion
+ * must be byte-identical. Ends with the projection docs/notes/large-files.md quotes: one file of a billion
  * rows, planned as the function plans it, at the measured per-range rate. These ranges are small
  * (fixed costs weigh on few rows); `split-full.ts` measures ranges of the size the function plans.
  *
