@@ -3,7 +3,7 @@
 // SFN_MAX_STATE_BYTES, else States.DataLimitExceeded, which fails the execution past the machine's
 // `States.ALL` catch (ReportFailure never runs). The steps here are answered in process without
 // solving anything, so the machine can be driven at the range counts the planner really makes
-// (the README's 10^9-row file, and MAX_RANGES) in a second or two: what is measured is the
+// (a file of 10^9 rows, the service's largest promised input, and MAX_RANGES) in a second or two: what is measured is the
 // machine's data, which the definition alone decides.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SFN_MAX_STATE_BYTES } from '../../../functions/contract/aws-quotas.js';
@@ -94,7 +94,7 @@ const run = (job: LargeFileJob, invoke: StepInvoker, definition?: AslMachine) =>
 
 describe('the large-file machine under Step Functions data quotas', () => {
   // The planner's conservative plan at the stack's settings is the most ranges a file of that size
-  // gets (a sampled plan only makes ranges larger); 10^9 of the shortest rows is the README's example.
+  // gets (a sampled plan only makes ranges larger); 10^9 of the shortest rows is the largest input the docs promise (docs/twin.md).
   const settings = stackSettings();
   const plan = {
     timeoutSeconds: settings.filesTimeoutSeconds,
@@ -103,8 +103,8 @@ describe('the large-file machine under Step Functions data quotas', () => {
   const billionRows = 1e9 * SHORTEST_ROW_BYTES;
   const txt = { format: 'txt', gzip: false } as const;
   const counts = {
-    'the README 10^9-row file, solved': planRanges(billionRows, rangeBytesFor(txt, false, plan)).ranges,
-    'the README 10^9-row file, graded': planRanges(billionRows, rangeBytesFor(txt, true, plan)).ranges,
+    'a file of 10^9 rows, solved': planRanges(billionRows, rangeBytesFor(txt, false, plan)).ranges,
+    'a file of 10^9 rows, graded': planRanges(billionRows, rangeBytesFor(txt, true, plan)).ranges,
     'MAX_RANGES, the most the planner makes': MAX_RANGES,
   };
 
