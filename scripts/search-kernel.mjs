@@ -1,5 +1,5 @@
 // Compiles the solver's search (functions/sudoku/assembly/search.ts, AssemblyScript) to WebAssembly
-// and writes it, base64-encoded, into functions/sudoku/search-kernel.generated.ts, which solver.ts
+// and writes it, base64-encoded, into functions/sudoku/search-kernel.generated.ts, which wasm-search.ts
 // imports: the core stays pure (no file read at run time) and every bundle, test and tool that
 // loads the core gets the same bytes. Skipped when the generated file already records the hash of
 // the current source, compiler version and flags. Run by scripts/build.mjs.

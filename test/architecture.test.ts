@@ -7,11 +7,14 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { API_ROUTES } from '../functions/contract/api-routes.js';
+import { ENV } from '../functions/contract/environment.js';
 import { MAP_STATE_NAMES } from '../functions/contract/service-layout.js';
 import { PROBLEM_CODES } from '../functions/sudoku/index.js';
 import { BENCH_SETS, PUZZLES_DIR_ENV, TDOKU_VECTORS } from '../bench/puzzle-sets.js';
 import { bundles, workerEntry } from '../scripts/bundles.mjs';
 import { LOCAL_ACCESS_KEYS } from '../twin/iam/local-account.js';
+import { S3RVER_ENV } from '../twin/s3/s3rver-messages.js';
+import { FILES_CONCURRENCY_ENV } from '../twin/stack-limits.js';
 import { cycles } from './helpers/cycles.js';
 import { puzzlesDir } from './helpers/puzzle-sets.js';
 
@@ -343,5 +346,40 @@ describe('one source for each fact', () => {
       .filter(([, { literals }]) => literals.some((text) => text.startsWith('error line ')))
       .map(([file]) => file);
     expect(wording).toEqual(['functions/formats/error-line.ts']);
+  });
+
+  /** A file's code without its comments (a comment may name process.env). */
+  const code = (file: string): string =>
+    readFileSync(path.join(root, file), 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+
+  it('the shipped code and the command read the environment in functions/contract/environment.ts only', () => {
+    const reading = SOURCES.filter((file) => /^(functions|cli)\//.test(file)).filter((file) =>
+      /\bprocess\.env\b|\bfrom ['"](node:)?process['"]|\bglobalThis\.process\b/.test(code(file)),
+    );
+    expect(reading).toEqual(['functions/contract/environment.ts']);
+  });
+
+  it("every environment variable the code reads, the shipped code's and the twin's, is in the table of docs/infra.md", () => {
+    const docs = readFileSync(path.join(root, 'docs/infra.md'), 'utf8');
+    const section = docs.slice(docs.indexOf('### Environment variables'));
+    const table = section.slice(0, section.indexOf('\n#'));
+    const listed = new Set(
+      table
+        .split('\n')
+        .filter((line) => line.startsWith('| `'))
+        .flatMap((line) => [...(line.split('|')[1] ?? '').matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1])),
+    );
+    const twinReads = SOURCES.filter((file) => file.startsWith('twin/')).flatMap((file) => {
+      const text = code(file);
+      return [
+        ...[...text.matchAll(/(?<!delete )\b(?:process\.)?env\.([A-Z][A-Z0-9_]+)\b(?!\s*\?\?=)/g)].map((m) => m[1]),
+        ...[...text.matchAll(/\boverride\(env, '([A-Z0-9_]+)'\)/g)].map((m) => m[1]),
+      ];
+    });
+    const read = [...Object.values(ENV), ...Object.values(S3RVER_ENV), FILES_CONCURRENCY_ENV, ...twinReads];
+    expect(twinReads).toContain('BUCKET');
+    expect([...new Set(read)].filter((name) => !listed.has(name))).toEqual([]);
   });
 });

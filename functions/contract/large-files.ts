@@ -14,14 +14,15 @@
 import { createHash } from 'node:crypto';
 import { ERROR_NAMES } from './error-names.js';
 import { prefixes } from './service-layout.js';
+import { ENV } from './environment.js';
 
 /** The files function's environment: the ARN of the large-file state machine it starts. */
-export const LARGE_FILE_STATE_MACHINE_ENV = 'SUDOKU_LARGE_FILE_STATE_MACHINE';
+export const LARGE_FILE_STATE_MACHINE_ENV = ENV.largeFileStateMachine;
 /**
  * The files function's environment: its own timeout in seconds, which a range plan is sized by
  * (the stack sets it to filesTimeoutSeconds; the twin reads the same variable to end invocations).
  */
-export const FILES_TIMEOUT_ENV = 'SUDOKU_FILES_TIMEOUT_SECONDS';
+export const FILES_TIMEOUT_ENV = ENV.filesTimeoutSeconds;
 
 /** The Distributed Map states of the large-file state machine (also their map-run labels). */
 export const LARGE_FILE_STATES = { solve: 'SolveRanges', redo: 'RedoRanges' } as const;

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { S3_MAX_KEY_BYTES, S3_MAX_USER_METADATA_BYTES } from './aws-quotas.js';
 import { ERROR_NAMES } from './error-names.js';
+import { ENV } from './environment.js';
 
 // The bucket's key layout. Inputs and outputs never share a prefix, so nothing the function
 // writes can trigger it again; and every prefix the service writes holds one kind of object, so no
@@ -210,7 +211,7 @@ export const MAP_ITEM_RETRY = {
  */
 export const CORS = {
   defaultOrigins: ['*'],
-  originsEnv: 'CORS_ALLOW_ORIGINS',
+  originsEnv: ENV.corsOrigins,
   allowMethods: ['GET', 'POST', 'OPTIONS'],
   /** content-type for JSON and text bodies; the rest are what a SigV4-signed (IAM mode) call sends. */
   allowHeaders: ['content-type', 'authorization', 'x-amz-date', 'x-amz-security-token', 'x-amz-content-sha256'],
@@ -233,7 +234,7 @@ export type FunctionPurpose = 'api' | 'files';
 export const FUNCTION_TIMEOUT_DEFAULTS: Readonly<Record<FunctionPurpose, number>> = { api: 5, files: 900 };
 
 /** The function's environment variable that says on how many threads a file is solved (functions/parallel reads it). */
-export const SOLVER_THREADS_ENV = 'SOLVER_THREADS';
+export const SOLVER_THREADS_ENV = ENV.solverThreads;
 
 /** Lambda's memory that buys one full vCPU; CPU grows in proportion, up to 6 vCPUs at 10,240 MB. */
 export const MB_PER_VCPU = 1769;

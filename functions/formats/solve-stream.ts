@@ -1,5 +1,5 @@
-import { isBatchFormat, solveRowBatches } from './batched-solve.js';
-import type { BatchSolver } from './batched-solve.js';
+import { isBatchFormat, solveRowBatches } from './batch-solvers.js';
+import type { BatchSolver } from './batch-solvers.js';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';

@@ -1,10 +1,11 @@
 import { CORS } from '../contract/service-layout.js';
 import { route, routes } from './routes.js';
 import type { HttpRequest, HttpResponse } from './types.js';
+import { type Environment, readEnv } from '../contract/environment.js';
 
 /** The origins allowed to call, from the stack's setting (CORS.originsEnv), or any origin. */
-export function allowedOrigins(env: NodeJS.ProcessEnv = process.env): readonly string[] {
-  const listed = (env[CORS.originsEnv] ?? '')
+export function allowedOrigins(env?: Environment): readonly string[] {
+  const listed = (readEnv(CORS.originsEnv, env) ?? '')
     .split(',')
     .map((origin) => origin.trim())
     .filter(Boolean);

@@ -2,6 +2,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../contract/service-layout.js';
+import { ENV, readEnv } from '../contract/environment.js';
 
 /**
  * The one Logger every adapter writes through: structured JSON with the request id once the
@@ -9,7 +10,7 @@ import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../contract/service-lay
  * SILENT); POWERTOOLS_DEV=true pretty-prints for `npm start`.
  */
 export const logger = new Logger({
-  serviceName: process.env.POWERTOOLS_SERVICE_NAME || SERVICE_NAME,
+  serviceName: readEnv(ENV.serviceName) || SERVICE_NAME,
 });
 
 /**
@@ -17,8 +18,8 @@ export const logger = new Logger({
  * on the request path). POWERTOOLS_METRICS_DISABLED=true (or POWERTOOLS_DEV=true) turns them off.
  */
 export const metrics = new Metrics({
-  namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || METRICS_NAMESPACE,
-  serviceName: process.env.POWERTOOLS_SERVICE_NAME || SERVICE_NAME,
+  namespace: readEnv(ENV.metricsNamespace) || METRICS_NAMESPACE,
+  serviceName: readEnv(ENV.serviceName) || SERVICE_NAME,
 });
 
 /**

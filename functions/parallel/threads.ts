@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { SOLVER_THREADS_ENV } from '../contract/service-layout.js';
+import { type Environment, readEnv } from '../contract/environment.js';
 
 export { SOLVER_THREADS_ENV };
 
@@ -22,9 +23,9 @@ export function parseThreadCount(text: string, source: string): ThreadCountResul
  * process may run on (os.availableParallelism() follows the affinity mask on Linux, so under
  * `taskset -c 1` it is 1 and no worker is started).
  */
-export function solverThreads(requested?: number, env: NodeJS.ProcessEnv = process.env): number {
+export function solverThreads(requested?: number, env?: Environment): number {
   if (requested !== undefined) return requested;
-  const fromEnv = env[SOLVER_THREADS_ENV];
+  const fromEnv = readEnv(SOLVER_THREADS_ENV, env);
   if (fromEnv !== undefined && fromEnv !== '') {
     const parsed = parseThreadCount(fromEnv, SOLVER_THREADS_ENV);
     // A deployment mistake, not user input: loud, so it is fixed rather than silently ignored.

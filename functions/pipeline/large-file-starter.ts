@@ -10,6 +10,7 @@ import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws
 import { LARGE_FILE_STATE_MACHINE_ENV, largeFileExecutionName } from '../contract/large-files.js';
 import { ServiceError } from '../contract/service-error.js';
 import type { LargeFileStarter, RunRecord } from './large-file-runs.js';
+import { readEnv } from '../contract/environment.js';
 
 export class LargeFileNotConfiguredError extends ServiceError<'LARGE_FILE_NOT_CONFIGURED'> {
   override readonly name = 'LargeFileNotConfiguredError';
@@ -33,7 +34,7 @@ let client: SFNClient | undefined;
  * Lambda the role's credentials; the local twin gives AWS_ENDPOINT_URL_SFN and its keys the same way).
  */
 function stepFunctions(): { client: SFNClient; stateMachineArn: string } {
-  const stateMachineArn = process.env[LARGE_FILE_STATE_MACHINE_ENV];
+  const stateMachineArn = readEnv(LARGE_FILE_STATE_MACHINE_ENV);
   if (!stateMachineArn) throw new LargeFileNotConfiguredError();
   client ??= new SFNClient({});
   return { client, stateMachineArn };
@@ -67,7 +68,7 @@ export const startWithStepFunctions: LargeFileStarter = {
   runs: async (jobId) => {
     // Without a state machine no run can exist: the hand-over goes on to plan (where a file that is
     // no file, a broken .gz, is rejected as such) and only a start needs the machine.
-    if (!process.env[LARGE_FILE_STATE_MACHINE_ENV]) return [];
+    if (!readEnv(LARGE_FILE_STATE_MACHINE_ENV)) return [];
     const runs: RunRecord[] = [];
     for (let attempt = 1; attempt <= MAX_RUNS_LISTED; attempt++) {
       const run = await describe(jobId, attempt);

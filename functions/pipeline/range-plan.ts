@@ -21,6 +21,7 @@ import { S3_MAX_PARTS } from '../contract/aws-quotas.js';
 import { FILES_TIMEOUT_ENV } from '../contract/large-files.js';
 import { FUNCTION_TIMEOUT_DEFAULTS, SOLVER_THREADS_ENV } from '../contract/service-layout.js';
 import { timeMarginMs } from './time-limit.js';
+import { ENV, type EnvName, type Environment, readEnv } from '../contract/environment.js';
 
 /** Rows per second per thread the plan counts on (half the hardest set's measured rate). */
 export const PLANNING_ROWS_PER_SECOND = { solved: 4_000, graded: 600 } as const;
@@ -31,7 +32,7 @@ export const MAX_RANGES = S3_MAX_PARTS;
 /** gzip's largest ratio (deflate's 258-byte matches): a .gz of n bytes never inflates past ~1,032 n. */
 export const MAX_GZIP_EXPANSION = 1_032;
 /** An environment override of the range size in bytes (tests and trials: any file over it is split). */
-export const RANGE_BYTES_ENV = 'SUDOKU_RANGE_BYTES';
+export const RANGE_BYTES_ENV = ENV.rangeBytes;
 
 /**
  * The sample the hand-over solves from the start of the file, whichever limit comes first, and the
@@ -51,9 +52,9 @@ export interface RangePlanSettings {
   rangeBytes?: number;
 }
 
-export function rangePlanSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): RangePlanSettings {
-  const positive = (name: string): number | undefined => {
-    const value = Number(env[name]);
+export function rangePlanSettingsFromEnv(env?: Environment): RangePlanSettings {
+  const positive = (name: EnvName): number | undefined => {
+    const value = Number(readEnv(name, env));
     return Number.isFinite(value) && value > 0 ? value : undefined;
   };
   const rangeBytes = positive(RANGE_BYTES_ENV);

@@ -80,7 +80,7 @@ async function solveStart(options: SampleOptions, end: number, maxMs: number) {
  * Solves the sample and returns its rate, or undefined when there is no time for one (a quarter of
  * what the invocation has before its hand-over point, at most RANGE_SAMPLE.maxMs) or it held no row.
  *
- * Rows are solved in batches of 256 KiB (functions/formats/row-batches.ts), and a batch is read
+ * Rows are solved in batches of 256 KiB (functions/formats/cut-batches.ts), and a batch is read
  * whole before it is solved, so a time limit alone would stop only after the first batch (~8 s of
  * graded hard rows). A probe of the first 4 KiB first measures roughly how fast the file goes (and
  * warms the solver); the sample is then the bytes that rate solves in RANGE_SAMPLE.maxMs, at most

@@ -1,4 +1,5 @@
 import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { ENV, readEnv } from '../contract/environment.js';
 
 /**
  * How long an S3 call may wait. Without a bound, a GetObject body that stalls half-way with the
@@ -22,7 +23,7 @@ export interface S3ClientOptions extends S3ClientConfig {
  * `options` are for a caller that picks its own (the twin's clients, tests).
  */
 export function createS3Client({ socketTimeoutMs, ...config }: S3ClientOptions = {}): S3Client {
-  const fromEnv = Number(process.env.S3_SOCKET_TIMEOUT_MS);
+  const fromEnv = Number(readEnv(ENV.s3SocketTimeoutMs));
   return new S3Client({
     requestHandler: {
       connectionTimeout: S3_TIMEOUTS.connectionTimeoutMs,

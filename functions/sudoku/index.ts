@@ -5,5 +5,5 @@ export { parseBoard, parseBoardString } from './parse.js';
 export { formatBoard, formatBoardString } from './format.js';
 export { findConflicts } from './validate.js';
 export { MAX_LISTED_PROBLEMS } from './problems.js';
-export { solveBoard, solveParsed } from './solve.js';
-export { countSolutions, MAX_GUESSES, type SearchResult } from './solver.js';
+export { solveBoard, solveParsed } from './solve-board.js';
+export { countSolutions, MAX_GUESSES, type SearchResult } from './wasm-search.js';

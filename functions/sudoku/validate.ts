@@ -5,7 +5,7 @@ const UNITS: readonly Unit[] = ['row', 'column', 'box'];
 
 /**
  * The pairs of equal givens sharing a row, column or box, each pair named once per unit: the
- * first `max` listed, all of them counted. solve.ts runs it after a search that found no solution
+ * first `max` listed, all of them counted. solve-board.ts runs it after a search that found no solution
  * (equal givens always make the search fail at once), so a contradiction is reported where it is,
  * not as a bare "no solution". Listing every pair of a board of 81 equal digits (216 problems, each
  * with its sentence) made a request of 1,000 such boards the slowest an API caller could send.

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { FileTally, IN_THREAD_SOLVER, solveRowBatches } from '../../functions/formats/index.js';
 import type { BatchFormat, BatchSolver } from '../../functions/formats/index.js';
-import type { BatchRows } from '../../functions/formats/batched-solve.js';
+import type { BatchRows } from '../../functions/formats/batch-solvers.js';
 import { chunked } from './run-format.js';
 
 /** Runs the batched file path over `bytes`, cut into chunks, and returns the output with every count and failure. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SEARCH_KERNEL_MODULE, searchKernelStamp } from '../../scripts/search-kernel.mjs';
 import { countSolutions, parseBoardString, solveBoard } from '../../functions/sudoku/index.js';
-import { countSolutionsWithout } from '../../functions/sudoku/solver.js';
+import { countSolutionsWithout } from '../../functions/sudoku/wasm-search.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
 
 const root = path.resolve(import.meta.dirname, '../..');

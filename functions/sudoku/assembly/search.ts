@@ -1,5 +1,5 @@
 // The search engine: a band-bitboard solver in AssemblyScript, compiled to WebAssembly by
-// scripts/build.mjs (solver.ts loads it). What was tried, with the figures, is in docs/solver.md.
+// scripts/build.mjs (wasm-search.ts loads it). What was tried, with the figures, is in docs/solver.md.
 //
 // WHY WEBASSEMBLY. The same search in TypeScript (bench/search-typescript.ts, tuned as far as it
 // went) runs 1.3-1.9x slower under V8 (Node 24, the shared puzzle sets, counting to two; `npm run
@@ -53,7 +53,7 @@
 // that runs past its guess budget restarts with the other rule (a digit's two places in a row):
 // see run().
 //
-// INTERFACE (solver.ts): the caller writes a board at cellsIn() (81 bytes, 0 = empty) or at
+// INTERFACE (wasm-search.ts): the caller writes a board at cellsIn() (81 bytes, 0 = empty) or at
 // textIn() (81 UTF-16 code units), calls searchCells or searchText, and reads cellsOut().
 // searchExcluding asks for a solution of the cells at cellsIn() with one digit barred from one
 // cell: the generator's uniqueness test when it removes a given.

@@ -7,7 +7,7 @@
 // one lands on the level. Nothing here depends on the machine: the same seed, the same puzzle.
 import { formatBoardString } from '../format.js';
 import { generationLimit } from '../problems.js';
-import { countSolutions, countSolutionsWithout, type SearchResult } from '../solver.js';
+import { countSolutions, countSolutionsWithout, type SearchResult } from '../wasm-search.js';
 import type { Problem } from '../types.js';
 import { BOX, COL, ROW, UNIT_CELLS } from './geometry.js';
 import { checkGenerateOptions } from './generate-options.js';

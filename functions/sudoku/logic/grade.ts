@@ -5,7 +5,7 @@
 // (a guess needs the solution) or the grid breaks, and then settles uniqueness with the same
 // problems as solving reports.
 import { parseBoard } from '../parse.js';
-import { solveBoard, solveParsed } from '../solve.js';
+import { solveBoard, solveParsed } from '../solve-board.js';
 import type { Cells, Problem, SolveOutcome } from '../types.js';
 import { Grid } from './grid.js';
 import { type RunResult, runLogic, type SolutionSource } from './run.js';

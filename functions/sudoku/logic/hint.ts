@@ -4,7 +4,7 @@
 // the solution's digit) but never its truth.
 import { parseBoard } from '../parse.js';
 import { contradictsSolution, givenChanged } from '../problems.js';
-import { solveParsed } from '../solve.js';
+import { solveParsed } from '../solve-board.js';
 import type { CellRef, Cells, Problem } from '../types.js';
 import { cellName, COL, POPCOUNT, ROW } from './geometry.js';
 import { candidateCell, candidateDigit, Grid } from './grid.js';

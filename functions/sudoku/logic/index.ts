@@ -1,6 +1,6 @@
 /**
  * Solving by human techniques: grade a puzzle, hint the next step, generate puzzles at a level.
- * Pure like the rest of the core; the fast search (../solve.ts) decides uniqueness for all three.
+ * Pure like the rest of the core; the fast search (../solve-board.ts) decides uniqueness for all three.
  */
 export type { Grade, GradeOutcome } from './grade.js';
 export { gradeCells, gradePuzzle } from './grade.js';

@@ -1,7 +1,7 @@
-import { answerBatch } from './row-batch.js';
-import type { BatchAnswer, RowAnswer, RowBatch } from './row-batch.js';
-import { countLines, cutRowBatches } from './row-batches.js';
-import type { CutOptions } from './row-batches.js';
+import { answerBatch } from './answer-batch.js';
+import type { BatchAnswer, RowAnswer, RowBatch } from './answer-batch.js';
+import { countLines, cutRowBatches } from './cut-batches.js';
+import type { CutOptions } from './cut-batches.js';
 import { FileTally } from './tally.js';
 import type { BatchFormat, FileFormat } from './types.js';
 

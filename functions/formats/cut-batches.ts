@@ -1,5 +1,5 @@
 import { MAX_LINE_CHARS } from './line-splitting.js';
-import type { RowBatch } from './row-batch.js';
+import type { RowBatch } from './answer-batch.js';
 import type { BatchFormat } from './types.js';
 
 /** About 3,000 lines of 82 bytes: large enough that handing a batch to a thread costs little, small enough to keep memory flat. */

@@ -1,7 +1,7 @@
 import { formatBoard } from './format.js';
 import { parseBoard } from './parse.js';
 import { multipleSolutions, noSolution, searchLimit } from './problems.js';
-import { countSolutions, countSolutionsOfText, MAX_GUESSES, type SearchResult } from './solver.js';
+import { countSolutions, countSolutionsOfText, MAX_GUESSES, type SearchResult } from './wasm-search.js';
 import type { BoardShape, Cells, ParsedBoard, SolveOptions, SolveOutcome } from './types.js';
 import { findConflicts } from './validate.js';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { answerBatch, answerBatchInTurns, FileTally } from '../../functions/formats/index.js';
 import type { BatchFormat } from '../../functions/formats/index.js';
 import { createJsonlCodec } from '../../functions/formats/jsonl-codec.js';
-import { cutRowBatches } from '../../functions/formats/row-batches.js';
+import { cutRowBatches } from '../../functions/formats/cut-batches.js';
 import { createGradeCodec } from '../../functions/formats/grade-codec.js';
 import { solveLines } from '../../functions/formats/line-codec.js';
 import type { LineCodec } from '../../functions/formats/line-codec.js';
