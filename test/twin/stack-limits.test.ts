@@ -2,6 +2,7 @@
 // synthesized with other settings is enforced by its own figures, with no second copy of the rule.
 import { describe, expect, it } from 'vitest';
 import { loadStackTemplate } from '../../twin/iam/stack-template.js';
+import { largeFileDefinition, mapMaxConcurrency } from '../../twin/stepfunctions/asl-definition.js';
 import type { CloudFormationTemplate } from '../../twin/iam/resolve-template.js';
 import { stackGatewayLimits, stackLimits, StackLimitsError } from '../../twin/stack-limits.js';
 
@@ -56,5 +57,10 @@ describe("the twin's limits, read from the synthesized template", () => {
       if (resource.Type === 'AWS::Lambda::Function') delete resource.Properties?.Timeout;
     expect(() => stackLimits(template)).toThrow(StackLimitsError);
     expect(() => stackLimits(template)).toThrow(/function's Timeout/);
+  });
+
+  it("run a large file's ranges as wide as the deployed map's MaxConcurrency (-c largeFileMaxConcurrency=3)", async () => {
+    const template = await loadStackTemplate({ largeFileMaxConcurrency: 3 });
+    expect(mapMaxConcurrency(largeFileDefinition(template))).toBe(3);
   });
 });
