@@ -16,7 +16,7 @@ import { SolverFunction } from './constructs/solver-function.js';
 import { Storage } from './constructs/storage.js';
 import { API_ROUTE_NAMES, routeKey } from '../functions/contract/api-routes.js';
 import { prefixes } from '../functions/contract/service-layout.js';
-import { apiRouteThrottles, type Settings } from './settings.js';
+import { apiRouteThrottles, functionPools, type Settings } from './settings.js';
 
 /** Fraction of its timeout an invocation may run before the near-timeout alarm fires. */
 export const NEAR_TIMEOUT = 0.8;
@@ -39,6 +39,7 @@ export class SudokuStack extends Stack {
     // The solver, twice: the same bundle and handler as two functions with their own concurrency
     // pool, memory and timeout. The API function answers requests within API Gateway's 30 s; the
     // files function streams whole files (up to 900 s) and is the only one granted the bucket.
+    const pools = functionPools(settings);
     const common = { bundleDir: props.bundleDir, bucket, logRetentionDays: settings.logRetentionDays };
     const apiFunction = new SolverFunction(this, 'ApiSolver', {
       ...common,
@@ -46,6 +47,7 @@ export class SudokuStack extends Stack {
       memoryMb: settings.apiMemoryMb,
       timeoutSeconds: settings.apiTimeoutSeconds,
       reservedConcurrency: settings.apiReservedConcurrency,
+      unreservedPool: pools.api,
     }).function;
     const filesFunction = new SolverFunction(this, 'FilesSolver', {
       ...common,
@@ -53,6 +55,7 @@ export class SudokuStack extends Stack {
       memoryMb: settings.filesMemoryMb,
       timeoutSeconds: settings.filesTimeoutSeconds,
       reservedConcurrency: settings.filesReservedConcurrency,
+      unreservedPool: pools.files,
     }).function;
 
     // HTTP API: synchronous solving for apps, scripts, curl and browsers. Its route throttles are

@@ -175,6 +175,13 @@ describe('functions/ holds what the Lambda bundle ships, and nothing of the twin
 });
 
 describe('the twin', () => {
+  it("reads the stack's limits from the synthesized template: only the synthesis (twin/iam/stack-template.ts) imports infra/settings.ts", () => {
+    const found = importsBetween('twin', 'infra').filter(
+      (line) => line.endsWith('-> infra/settings.js') && !line.startsWith('twin/iam/stack-template.ts '),
+    );
+    expect(found).toEqual([]);
+  });
+
   it("runs the handler in one Lambda runtime, a module of its own (twin/lambda/runtime-worker.mjs): no worker thread runs code from a string but tsx's loader stub", () => {
     const fromStrings = SOURCES.filter(
       (file) =>

@@ -1,7 +1,9 @@
 /**
- * The limits `npm start` puts in front of the handler, computed by the stack's own settings code
- * (infra/settings.ts, on cdk.json's context, as `npx cdk synth` reads it): every route's token
- * bucket and the API function's reserved concurrency. Never a copy kept by hand.
+ * The limits the twin puts in front of the handler, read from the template the stack synthesizes
+ * (twin/iam/stack-template.ts: cdk.json's context, as `npx cdk synth` and `npm start` read it), so
+ * a change to infra/ changes what the twin enforces with no second copy of the rule: every route's
+ * token bucket (the stage's RouteSettings), and each function's timeout, memory and pool (its
+ * ReservedConcurrentExecutions, or without one the unreserved pool the stack sizes it for).
  *
  * Tests (and anyone curious) can override them by environment: SUDOKU_LOCAL_RATE_LIMIT and
  * SUDOKU_LOCAL_BURST_LIMIT (POST /solve's bucket), SUDOKU_LOCAL_RESERVED_CONCURRENCY (the pool;
@@ -9,21 +11,125 @@
  * The files function's timeout likewise: SUDOKU_FILES_TIMEOUT_SECONDS; and its pool (its reserved
  * concurrency, or its part of the unreserved share): SUDOKU_LOCAL_FILES_CONCURRENCY.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Node } from 'constructs';
-import { apiRouteThrottles, functionPools, readSettings, SOLVE_ROUTE } from '../infra/settings.js';
-import type { GatewayLimits } from './gateway/gateway-limits.js';
+import { routeKey } from '../functions/contract/api-routes.js';
+import { UNRESERVED_POOL_METADATA } from '../infra/template-metadata.js';
+import type { GatewayLimits, RouteBucket } from './gateway/gateway-limits.js';
+import { functionPurposes } from './iam/policy-model.js';
+import type { CloudFormationTemplate, TemplateResource } from './iam/resolve-template.js';
+import { cachedStackTemplate, loadStackTemplate } from './iam/stack-template.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SOLVE_ROUTE = routeKey('solve');
 
-/** The context `npx cdk synth` gives the app: cdk.json's `context` entries. */
-function cdkJsonContext(): Record<string, unknown> {
-  const cdkJson = JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8')) as {
-    context?: Record<string, unknown>;
+/** One function's limits as the template deploys them. */
+export interface FunctionLimits {
+  readonly timeoutSeconds: number;
+  readonly memoryMb: number;
+  /** ReservedConcurrentExecutions; 0 = no reservation. */
+  readonly reservedConcurrency: number;
+  /** Executions it can keep busy: its reservation, or without one its part of the unreserved pool. */
+  readonly pool: number;
+}
+
+export interface StackLimits {
+  /** Route key -> bucket, as the HTTP API stage's RouteSettings set them. */
+  readonly routeThrottles: Readonly<Record<string, RouteBucket>>;
+  readonly api: FunctionLimits;
+  readonly files: FunctionLimits;
+}
+
+/** The template does not say what the twin needs of it: the stack and the twin no longer agree. */
+export class StackLimitsError extends Error {
+  override readonly name = 'StackLimitsError';
+  constructor(
+    readonly code: 'template-not-synthesized' | 'template-missing-limit' | 'bad-override',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function missing(what: string): never {
+  throw new StackLimitsError(
+    'template-missing-limit',
+    `the synthesized stack template has no ${what} (twin/stack-limits.ts reads it): infra/ and the twin disagree`,
+  );
+}
+
+function numberAt(value: unknown, what: string): number {
+  const n = typeof value === 'string' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isFinite(n)) missing(what);
+  return n;
+}
+
+function functionLimits(resource: TemplateResource, purpose: string): FunctionLimits {
+  const raw = resource.Properties ?? {};
+  const reserved = raw.ReservedConcurrentExecutions;
+  const reservedConcurrency = reserved === undefined ? 0 : numberAt(reserved, `${purpose} function's reservation`);
+  return {
+    timeoutSeconds: numberAt(raw.Timeout, `${purpose} function's Timeout`),
+    memoryMb: numberAt(raw.MemorySize, `${purpose} function's MemorySize`),
+    reservedConcurrency,
+    pool:
+      reservedConcurrency > 0
+        ? reservedConcurrency
+        : numberAt(resource.Metadata?.[UNRESERVED_POOL_METADATA], `${purpose} function's ${UNRESERVED_POOL_METADATA}`),
   };
-  return cdkJson.context ?? {};
+}
+
+function routeBucket(raw: unknown, route: string): RouteBucket {
+  const settings = raw as { ThrottlingRateLimit?: unknown; ThrottlingBurstLimit?: unknown } | undefined;
+  return {
+    rate: numberAt(settings?.ThrottlingRateLimit, `${route} ThrottlingRateLimit`),
+    burst: numberAt(settings?.ThrottlingBurstLimit, `${route} ThrottlingBurstLimit`),
+  };
+}
+
+/**
+ * What the template deploys: the stage's buckets (RouteSettings per route, DefaultRouteSettings for
+ * `$default` unless RouteSettings names it), and the functions found as the stack wires them (the
+ * HTTP API integration's target answers the API; the one the bucket's events reach handles files).
+ */
+export function stackLimits(template: CloudFormationTemplate): StackLimits {
+  const stage = Object.values(template.Resources).find((r) => r.Type === 'AWS::ApiGatewayV2::Stage');
+  if (!stage) missing('AWS::ApiGatewayV2::Stage');
+  const routeThrottles: Record<string, RouteBucket> = {};
+  const defaults = stage.Properties?.DefaultRouteSettings;
+  if (defaults) routeThrottles.$default = routeBucket(defaults, 'DefaultRouteSettings');
+  for (const [route, settings] of Object.entries((stage.Properties?.RouteSettings ?? {}) as Record<string, unknown>))
+    routeThrottles[route] = routeBucket(settings, route);
+  if (!routeThrottles[SOLVE_ROUTE]) missing(`RouteSettings for ${SOLVE_ROUTE}`);
+  const functions: Partial<Record<'api' | 'files', FunctionLimits>> = {};
+  for (const [id, purpose] of functionPurposes(template))
+    functions[purpose] = functionLimits(template.Resources[id]!, purpose);
+  return {
+    routeThrottles,
+    api: functions.api ?? missing('function behind the HTTP API'),
+    files: functions.files ?? missing("function the bucket's events reach"),
+  };
+}
+
+let deployed: StackLimits | undefined;
+
+/** The limits of the stack `npm start` runs (cdk.json's context), synthesizing its template if need be. */
+export async function loadStackLimits(): Promise<StackLimits> {
+  deployed ??= stackLimits(await loadStackTemplate());
+  return deployed;
+}
+
+/**
+ * The same, read at once: the template must have been synthesized already (loadStackLimits, or
+ * stackTemplateFile as the tests' global setup does), since synthesizing cannot be done synchronously.
+ */
+export function deployedStackLimits(): StackLimits {
+  if (deployed) return deployed;
+  const template = cachedStackTemplate();
+  if (!template)
+    throw new StackLimitsError(
+      'template-not-synthesized',
+      "the stack's template is not synthesized yet: await loadStackLimits() (twin/stack-limits.ts) before reading the limits",
+    );
+  deployed = stackLimits(template);
+  return deployed;
 }
 
 function override(env: NodeJS.ProcessEnv, name: string): number | undefined {
@@ -31,57 +137,45 @@ function override(env: NodeJS.ProcessEnv, name: string): number | undefined {
   if (raw === undefined || raw === '') return undefined;
   const value = Number(raw);
   if (!Number.isFinite(value) || value < 0)
-    throw new Error(`${name} must be a number >= 0, got ${JSON.stringify(raw)}`);
+    throw new StackLimitsError('bad-override', `${name} must be a number >= 0, got ${JSON.stringify(raw)}`);
   return value;
 }
 
-/** The stack's settings as `npx cdk synth` reads them (readSettings only asks the node for context values). */
-export function stackSettings(): ReturnType<typeof readSettings> {
-  const context = cdkJsonContext();
-  return readSettings({ tryGetContext: (key: string) => context[key] } as Node);
-}
-
 /**
- * The files function's timeout as deployed (filesTimeoutSeconds), or SUDOKU_FILES_TIMEOUT_SECONDS
- * so a test can make it short: the twin ends each files invocation there, as Lambda does.
+ * The files function's timeout as deployed, or SUDOKU_FILES_TIMEOUT_SECONDS so a test can make it
+ * short: the twin ends each files invocation there, as Lambda does.
  */
 export function filesTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
-  return (override(env, 'SUDOKU_FILES_TIMEOUT_SECONDS') ?? stackSettings().filesTimeoutSeconds) * 1000;
+  return (override(env, 'SUDOKU_FILES_TIMEOUT_SECONDS') ?? deployedStackLimits().files.timeoutSeconds) * 1000;
 }
 
 /** Overrides the files function's pool (executions at once) the twin enforces; 0 = no limit. */
 export const FILES_CONCURRENCY_ENV = 'SUDOKU_LOCAL_FILES_CONCURRENCY';
 
-let stackFilesPool: number | undefined;
-
 /**
- * The files function's pool as deployed: filesReservedConcurrency, or without a reservation its part
- * of unreservedConcurrencyShare (the account would throttle past it, as far as the stack's sizing
- * goes). Read per call so a test can set FILES_CONCURRENCY_ENV; the stack's value is read once.
+ * The files function's pool as deployed: its reservation, or without one its part of the unreserved
+ * pool (the account would throttle past it, as far as the stack's sizing goes). Read per call so a
+ * test can set FILES_CONCURRENCY_ENV.
  */
 export function filesConcurrency(env: NodeJS.ProcessEnv = process.env): number {
-  const set = override(env, FILES_CONCURRENCY_ENV);
-  if (set !== undefined) return set;
-  stackFilesPool ??= functionPools(stackSettings()).files;
-  return stackFilesPool;
+  return override(env, FILES_CONCURRENCY_ENV) ?? deployedStackLimits().files.pool;
 }
 
 export function stackGatewayLimits(
   env: NodeJS.ProcessEnv = process.env,
-  settings: ReturnType<typeof readSettings> = stackSettings(),
+  limits: StackLimits = deployedStackLimits(),
 ): GatewayLimits {
-  const routeThrottles = apiRouteThrottles(settings);
-  const solve = routeThrottles[SOLVE_ROUTE]!;
+  const solve = limits.routeThrottles[SOLVE_ROUTE]!;
   return {
     routeThrottles: {
-      ...routeThrottles,
+      ...limits.routeThrottles,
       [SOLVE_ROUTE]: {
         rate: override(env, 'SUDOKU_LOCAL_RATE_LIMIT') ?? solve.rate,
         burst: override(env, 'SUDOKU_LOCAL_BURST_LIMIT') ?? solve.burst,
       },
     },
-    // Without a reservation, the API's part of unreservedConcurrencyShare: what the stage's throttle
-    // is sized for, and past which the account's shared pool would throttle it.
-    reservedConcurrency: override(env, 'SUDOKU_LOCAL_RESERVED_CONCURRENCY') ?? functionPools(settings).api,
+    // Without a reservation, the API's part of the unreserved pool: what the stage's throttle is
+    // sized for, and past which the account's shared pool would throttle it.
+    reservedConcurrency: override(env, 'SUDOKU_LOCAL_RESERVED_CONCURRENCY') ?? limits.api.pool,
   };
 }

@@ -24,7 +24,7 @@ import { API_WORST_CASE_MS } from '../../functions/contract/api-capacity.js';
 import { SOLVE_ROUTE } from '../../infra/settings.js';
 import { startHandlerThreads } from '../../twin/lambda/handler-threads.js';
 import { startHttpServer } from '../../twin/gateway/http-server.js';
-import { stackGatewayLimits } from '../../twin/stack-limits.js';
+import { loadStackLimits, stackGatewayLimits } from '../../twin/stack-limits.js';
 import type { Offered } from '../load-client.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -57,7 +57,7 @@ const MIXED_SECONDS = 10;
 const ATTACK_SECONDS = 3;
 
 async function runPhase(phase: Phase) {
-  const limits = stackGatewayLimits({});
+  const limits = stackGatewayLimits({}, await loadStackLimits());
   const threads = startHandlerThreads();
   const server = await startHttpServer({ port: 0, handler: threads, limits, onHandlerError: () => undefined });
   try {
@@ -88,7 +88,7 @@ export async function run(): Promise<void> {
   // The handler's logs and metrics off: the bench measures the service, not the terminal.
   process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
   process.env.POWERTOOLS_METRICS_DISABLED = 'true';
-  const limits = stackGatewayLimits({});
+  const limits = stackGatewayLimits({}, await loadStackLimits());
   const solve = limits.routeThrottles[SOLVE_ROUTE]!;
   console.log('\n## Load on the local twin (autocannon, loopback, the stack limits)\n');
   console.log(

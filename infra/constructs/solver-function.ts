@@ -21,6 +21,7 @@ import {
 } from '../../functions/contract/service-layout.js';
 import { FILES_TIMEOUT_ENV } from '../../functions/contract/large-files.js';
 import { routeKey } from '../../functions/contract/api-routes.js';
+import { UNRESERVED_POOL_METADATA } from '../template-metadata.js';
 
 export interface SolverFunctionProps {
   /** Folder holding `index.mjs` (+ `.map`), as `npm run build` writes it. */
@@ -32,6 +33,11 @@ export interface SolverFunctionProps {
   readonly timeoutSeconds: number;
   /** 0 = no reservation (the function shares the account's unreserved pool). */
   readonly reservedConcurrency: number;
+  /**
+   * Without a reservation, the executions of the unreserved pool the stack sizes the function for:
+   * written to the template's Metadata (UNRESERVED_POOL_METADATA) so the twin enforces it too.
+   */
+  readonly unreservedPool: number;
   readonly logRetentionDays: number;
 }
 
@@ -99,6 +105,12 @@ export class SolverFunction extends Construct {
         ...(props.purpose === 'files' ? { [FILES_TIMEOUT_ENV]: String(props.timeoutSeconds) } : {}),
       },
     });
+
+    if (props.reservedConcurrency === 0)
+      (this.function.node.defaultChild as lambda.CfnFunction).addMetadata(
+        UNRESERVED_POOL_METADATA,
+        props.unreservedPool,
+      );
 
     const policy = this.role.node.findChild('DefaultPolicy');
     Validations.of(policy).acknowledge({

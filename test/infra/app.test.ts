@@ -37,6 +37,7 @@ describe('the Lambda bundle', () => {
           memoryMb: 1769,
           timeoutSeconds: 900,
           reservedConcurrency: 0,
+          unreservedPool: 40,
           logRetentionDays: 30,
         }),
     ).toThrow(/Lambda bundle not found: .*index\.mjs\. Run `npm run build` first/);

@@ -60,7 +60,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   const progress = new BatchProgress(process.stderr);
   // A file too large for one invocation is handed to the twin's large-file state machine, whose
   // ranges run several at once; the run waits for them, as a person waits for the outputs.
-  const { filesTimeoutMs } = await import('../stack-limits.js');
+  const { filesTimeoutMs, loadStackLimits } = await import('../stack-limits.js');
+  await loadStackLimits(); // synthesizes the stack's template once, if no cached one answers
   const { startStackStepFunctions, useLocalStepFunctions } = await import('../stepfunctions/step-functions-server.js');
   const sfn = await startStackStepFunctions(endpoint, bucket, filesTimeoutMs());
   useLocalStepFunctions(env, sfn, filesTimeoutMs());

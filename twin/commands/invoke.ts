@@ -20,7 +20,7 @@ import { useFunctionEnvironment } from '../lambda/function-environment.js';
 import { endWarmEnvironments, invokeFunction, type Invocation } from '../lambda/executions.js';
 import type { RunRequest } from '../stepfunctions/run-request.js';
 import { DEFAULT_BUCKET, DEFAULT_S3_PORT } from '../s3/s3-server.js';
-import { filesTimeoutMs, stackSettings } from '../stack-limits.js';
+import { filesTimeoutMs, loadStackLimits } from '../stack-limits.js';
 
 /** An API Gateway HTTP API (payload 2.0) event: what the API function receives. */
 function isHttpApiEvent(event: unknown): boolean {
@@ -71,7 +71,7 @@ export async function main(files: string[]): Promise<number> {
   const s3Endpoint = process.env.S3_ENDPOINT || `http://127.0.0.1:${process.env.S3_PORT || DEFAULT_S3_PORT}`;
   useFunctionEnvironment(process.env, s3Endpoint);
   globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
-  const settings = stackSettings();
+  const deployed = await loadStackLimits();
   // Imported once the environment above is set: Powertools reads it when the logger is created.
   const { handleRunRequest, isRunRequest } = await import('../stepfunctions/run-request.js');
   const { inExecutions } = await import('../stepfunctions/batch-run.js');
@@ -114,7 +114,7 @@ export async function main(files: string[]): Promise<number> {
     const invocation = isRunRequest(event)
       ? await runLocally(event)
       : await invokeFunction(event, {
-          timeoutMs: api ? settings.apiTimeoutSeconds * 1000 : filesTimeoutMs(),
+          timeoutMs: api ? deployed.api.timeoutSeconds * 1000 : filesTimeoutMs(),
           functionName: api ? 'sudoku-api-local' : 'sudoku-files-local',
           logsTo: 'stderr',
         });

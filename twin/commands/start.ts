@@ -8,8 +8,7 @@ import { startHandlerThreads } from '../lambda/handler-threads.js';
 import { gatewayAuthorization } from '../gateway/gateway-authorization.js';
 import { startHttpServer } from '../gateway/http-server.js';
 import { loadStackTemplate } from '../iam/stack-template.js';
-import { stackGatewayLimits, stackSettings } from '../stack-limits.js';
-import { SOLVE_ROUTE } from '../../infra/settings.js';
+import { loadStackLimits, stackGatewayLimits } from '../stack-limits.js';
 import { routeKey } from '../../functions/contract/api-routes.js';
 import { startS3Service } from '../s3/s3-service.js';
 
@@ -33,10 +32,10 @@ export type LocalService = (context: ServiceContext) => Promise<RunningService>;
  */
 export const httpApiService: LocalService = async () => {
   await loadDeployedHandler(); // fails early, and clearly, when the bundle is missing
-  const settings = stackSettings();
-  const limits = stackGatewayLimits(process.env, settings);
-  // Ended at the API function's timeout as deployed (apiTimeoutSeconds), as Lambda ends it.
-  const threads = startHandlerThreads({ timeoutMs: settings.apiTimeoutSeconds * 1000 });
+  const deployed = await loadStackLimits();
+  const limits = stackGatewayLimits(process.env, deployed);
+  // Ended at the API function's timeout as deployed, as Lambda ends it.
+  const threads = startHandlerThreads({ timeoutMs: deployed.api.timeoutSeconds * 1000 });
   const port = Number(process.env.PORT ?? 3000);
   const server = await startHttpServer({
     port,
@@ -47,7 +46,7 @@ export const httpApiService: LocalService = async () => {
     onHandlerError: (error) =>
       process.stderr.write(`handler failed: ${error instanceof Error ? error.stack : String(error)}\n`),
   });
-  const solve = limits.routeThrottles[SOLVE_ROUTE]!;
+  const solve = limits.routeThrottles[routeKey('solve')]!;
   const toolkit = (['grade', 'hint', 'puzzle'] as const)
     .map((name) => {
       const { rate, burst } = limits.routeThrottles[routeKey(name)]!;
@@ -61,7 +60,7 @@ export const httpApiService: LocalService = async () => {
       `  try:      curl -s ${server.url}/solve -H 'content-type: application/json' -d '{"board":"${board}"}'`,
       `  or lines: printf '${board}\\n' | curl -s ${server.url}/solve -H 'content-type: text/plain' --data-binary @-`,
       `  limits:   as deployed: POST /solve ${solve.rate} requests/s, burst ${solve.burst} (429 above); ` +
-        `${limits.reservedConcurrency || 'no'} ${settings.apiReservedConcurrency > 0 ? 'reserved executions' : "executions of the account's unreserved pool"} ` +
+        `${limits.reservedConcurrency || 'no'} ${deployed.api.reservedConcurrency > 0 ? 'reserved executions' : "executions of the account's unreserved pool"} ` +
         `(500 when full); handler on ${threads.threads} thread(s)`,
       `            ${toolkit} (cdk.json context apiGradeRateLimit, apiHintRateLimit, apiPuzzleRateLimit raise them)`,
     ],

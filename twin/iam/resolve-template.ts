@@ -9,6 +9,7 @@ import { LOCAL_ACCOUNT_ID, LOCAL_PARTITION, LOCAL_REGION } from './local-account
 export interface TemplateResource {
   Type: string;
   Properties?: Record<string, unknown>;
+  Metadata?: Record<string, unknown>;
 }
 
 export interface CloudFormationTemplate {

@@ -65,6 +65,18 @@ async function synthesize(context: Record<string, unknown>): Promise<CloudFormat
   }
 }
 
+/** The cached template for `context`, read without synthesizing: undefined until stackTemplateFile made it. */
+export function cachedStackTemplate(context: Record<string, unknown> = {}): CloudFormationTemplate | undefined {
+  try {
+    return JSON.parse(
+      readFileSync(path.join(TEMPLATE_CACHE_DIR, `template-${templateKey(context)}.json`), 'utf8'),
+    ) as CloudFormationTemplate;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
 /** The synthesized template's path, synthesizing it first unless a cached one answers the same sources. */
 export async function stackTemplateFile(context: Record<string, unknown> = {}): Promise<string> {
   const file = path.join(TEMPLATE_CACHE_DIR, `template-${templateKey(context)}.json`);

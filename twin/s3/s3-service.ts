@@ -9,7 +9,7 @@ import { localS3Client } from './local-s3-client.js';
 import { endWarmEnvironments, invokeFunctionAsync } from '../lambda/executions.js';
 import { LOCAL_ACCESS_KEY, startS3Server } from './s3-server.js';
 import { seedSamples } from './s3-samples.js';
-import { filesConcurrency, filesTimeoutMs } from '../stack-limits.js';
+import { filesConcurrency, filesTimeoutMs, loadStackLimits } from '../stack-limits.js';
 import {
   executionsDirectoryFor,
   startStackStepFunctions,
@@ -27,6 +27,7 @@ export interface RunningS3Service {
  * `fail` ends `npm start` rather than leave the HTTP API serving beside a dead S3.
  */
 export async function startS3Service(context: { fail(error: Error): void }): Promise<RunningS3Service> {
+  await loadStackLimits(); // synthesizes the stack's template once, if no cached one answers
   const timeoutMs = filesTimeoutMs();
   const server = await startS3Server({
     // As in AWS, each upload is one asynchronous invocation in an execution of its own, ended at

@@ -193,6 +193,15 @@ export function largeFileDefinition(template: CloudFormationTemplate): AslMachin
   throw new Error('the template has no state machine whose Distributed Map reads a manifest with s3:getObject');
 }
 
+/**
+ * The widest Map's MaxConcurrency in a machine (the ranges' map in the large-file machine);
+ * undefined when none sets one (0 or absent: Step Functions sets no limit).
+ */
+export function mapMaxConcurrency(machine: AslMachine): number | undefined {
+  const widths = Object.values(machine.States).flatMap((s) => (s.MaxConcurrency ? [s.MaxConcurrency] : []));
+  return widths.length === 0 ? undefined : Math.max(...widths);
+}
+
 let deployed: Promise<AslMachine> | undefined;
 /** The deployed large-file machine (cdk.json's context), checked against the subset; read once per process. */
 export function deployedLargeFileDefinition(): Promise<AslMachine> {

@@ -13,7 +13,6 @@ import { availableParallelism } from 'node:os';
 import type { S3Client } from '@aws-sdk/client-s3';
 import {
   FILES_TIMEOUT_ENV,
-  LARGE_FILE_DEFAULTS,
   LARGE_FILE_STATE_MACHINE_ENV,
   type LargeFileJob,
 } from '../../functions/contract/large-files.js';
@@ -25,6 +24,7 @@ import { loadStackTemplate } from '../iam/stack-template.js';
 import { localS3Client } from '../s3/local-s3-client.js';
 import { SDK_ENDPOINT_ENV } from '../lambda/function-environment.js';
 import { invokeFunction } from '../lambda/executions.js';
+import { deployedLargeFileDefinition, mapMaxConcurrency } from './asl-definition.js';
 import { type LargeFileRunSummary, runLargeFileJob, type StepInvoker } from './large-file-run.js';
 import {
   type ExecutionRecord,
@@ -124,7 +124,13 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
   const stateMachineArn = largeFileStateMachineArn(options.model);
   const executionPrefix = `${stateMachineArn.replace(':stateMachine:', ':execution:')}:`;
   const invoke = options.invoke ?? workerInvoker(options.timeoutMs);
-  const maxConcurrency = options.maxConcurrency ?? Math.min(LARGE_FILE_DEFAULTS.maxConcurrency, availableParallelism());
+  // The deployed map's width (the template's MaxConcurrency), at most one range per CPU here.
+  const maxConcurrency =
+    options.maxConcurrency ??
+    Math.min(
+      mapMaxConcurrency(await deployedLargeFileDefinition()) ?? Number.POSITIVE_INFINITY,
+      availableParallelism(),
+    );
   const now = options.now ?? Date.now;
   const records = new ExecutionRecords(options.dataDirectory, now);
   const executions: LocalStepFunctions['executions'] = new Map();

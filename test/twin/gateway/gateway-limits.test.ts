@@ -4,11 +4,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { httpApiService } from '../../../twin/commands/start.js';
 import { EASY, EASY_SOLUTION } from '../../helpers/boards.js';
 import { readPuzzleSet } from '../../helpers/puzzle-sets.js';
-import type { Node } from 'constructs';
-import { defaults, apiRouteThrottles, peakInFlight, readSettings } from '../../../infra/settings.js';
+import { defaults, apiRouteThrottles, peakInFlight } from '../../../infra/settings.js';
 import { ExecutionPool, TokenBucket, type GatewayLimits } from '../../../twin/gateway/gateway-limits.js';
 import { startHttpServer, type LambdaHandler, type RunningHttpServer } from '../../../twin/gateway/http-server.js';
-import { stackGatewayLimits } from '../../../twin/stack-limits.js';
+import { loadStackTemplate } from '../../../twin/iam/stack-template.js';
+import { stackGatewayLimits, stackLimits } from '../../../twin/stack-limits.js';
 
 let server: RunningHttpServer | undefined;
 afterEach(async () => {
@@ -114,21 +114,20 @@ describe("the pool's count of executions", () => {
 });
 
 describe("npm start's limits (twin/stack-limits.ts)", () => {
-  it("are the stack's own: every route's bucket from infra/settings.ts and the API function's reserved concurrency", () => {
+  it("are the stack's own: every route's bucket and the API function's reserved concurrency, as the template deploys them", () => {
     expect(stackGatewayLimits({})).toEqual({
       routeThrottles: apiRouteThrottles(defaults),
       reservedConcurrency: defaults.apiReservedConcurrency,
     });
   });
 
-  it("fill, without a reservation, the API's part of unreservedConcurrencyShare that the throttle is sized for", () => {
+  it("fill, without a reservation, the API's part of unreservedConcurrencyShare that the throttle is sized for", async () => {
     const context: Record<string, unknown> = {
       apiReservedConcurrency: 0,
       filesReservedConcurrency: 0,
       unreservedConcurrencyShare: 50,
     };
-    const settings = readSettings({ tryGetContext: (key: string) => context[key] } as Node);
-    const limits = stackGatewayLimits({}, settings);
+    const limits = stackGatewayLimits({}, stackLimits(await loadStackTemplate(context)));
     expect(limits.reservedConcurrency).toBe(27);
     expect(peakInFlight(limits.routeThrottles)).toBeLessThanOrEqual(27);
   });

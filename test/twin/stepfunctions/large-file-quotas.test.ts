@@ -22,7 +22,7 @@ import {
 } from '../../../twin/stepfunctions/asl-definition.js';
 import { loadStackTemplate } from '../../../twin/iam/stack-template.js';
 import { runLargeFileJob, type StepInvoker } from '../../../twin/stepfunctions/large-file-run.js';
-import { stackSettings } from '../../../twin/stack-limits.js';
+import { deployedStackLimits } from '../../../twin/stack-limits.js';
 import { MAX_RANGES, planRanges, rangeBytesFor, SHORTEST_ROW_BYTES } from '../../../functions/pipeline/range-plan.js';
 import { clientFor, startTestS3, type TestS3 } from '../../helpers/local-s3.js';
 
@@ -95,10 +95,10 @@ const run = (job: LargeFileJob, invoke: StepInvoker, definition?: AslMachine) =>
 describe('the large-file machine under Step Functions data quotas', () => {
   // The planner's conservative plan at the stack's settings is the most ranges a file of that size
   // gets (a sampled plan only makes ranges larger); 10^9 of the shortest rows is the largest input the docs promise (docs/twin.md).
-  const settings = stackSettings();
+  const files = deployedStackLimits().files;
   const plan = {
-    timeoutSeconds: settings.filesTimeoutSeconds,
-    threads: solverThreadsForMemory(settings.filesMemoryMb),
+    timeoutSeconds: files.timeoutSeconds,
+    threads: solverThreadsForMemory(files.memoryMb),
   };
   const billionRows = 1e9 * SHORTEST_ROW_BYTES;
   const txt = { format: 'txt', gzip: false } as const;
