@@ -1,5 +1,13 @@
-import type { LargeFileJob } from '../../functions/contract/large-files.js';
+import {
+  FILES_TIMEOUT_ENV,
+  LARGE_FILE_STATE_MACHINE_ENV,
+  type LargeFileJob,
+} from '../../functions/contract/large-files.js';
 import type { LargeFileStarter } from '../../functions/pipeline/large-file-runs.js';
+import { RANGE_BYTES_ENV } from '../../functions/pipeline/range-plan.js';
+import { functionEnvironment, SDK_ENDPOINT_ENV } from '../../twin/lambda/function-environment.js';
+import { type LocalStepFunctions, useLocalStepFunctions } from '../../twin/stepfunctions/step-functions-server.js';
+import { keepEnvironment } from './environment.js';
 
 // The in-process steps are the split benchmark's too.
 export { inProcessSteps } from '../../bench/large-file-steps.js';
@@ -17,4 +25,27 @@ export function recordingStarter(): { jobs: LargeFileJob[]; startLargeFile: Larg
       },
     },
   };
+}
+
+/**
+ * Points the files function at the twin through process.env, as the executions read it (a worker
+ * thread takes the environment at its start): S3 at `s3Endpoint`, Step Functions `sfn` ended at
+ * `timeoutMs`, ranges of `rangeBytes`. Returns what puts the environment back.
+ */
+export function useTwinForLargeFiles(
+  s3Endpoint: string,
+  sfn: Pick<LocalStepFunctions, 'endpoint' | 'stateMachineArn'>,
+  timeoutMs: number,
+  rangeBytes: number,
+): () => void {
+  const environment = { ...functionEnvironment(s3Endpoint), [RANGE_BYTES_ENV]: String(rangeBytes) };
+  const restore = keepEnvironment([
+    ...Object.keys(environment),
+    FILES_TIMEOUT_ENV,
+    LARGE_FILE_STATE_MACHINE_ENV,
+    SDK_ENDPOINT_ENV.sfn,
+  ]);
+  Object.assign(process.env, environment);
+  useLocalStepFunctions(process.env, sfn, timeoutMs);
+  return restore;
 }

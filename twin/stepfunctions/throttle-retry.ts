@@ -1,11 +1,12 @@
 /**
  * A state machine's Lambda task waiting out a full pool, as the stack's Retry rule on
- * Lambda.TooManyRequestsException does (functions/contract/throttle-retry.ts): the twin's runners
- * wrap their invoke path in it, so a throttled step is tried again with the same backoff, full
- * jitter and attempts, and only then fails as Step Functions would fail it.
+ * Lambda.TooManyRequestsException does (functions/contract/throttle-retry.ts): the batch runner
+ * (batch-run.ts) wraps its invoke path in it, so a throttled item is tried again with the same
+ * backoff, full jitter and attempts, and only then fails as Step Functions would fail it. (The
+ * large-file machine needs no wrapper: asl-run.ts runs the Retry rules of its deployed definition.)
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { THROTTLED_ERROR, type ThrottleRetry, throttleDelaySeconds } from '../../functions/contract/throttle-retry.js';
+import { type ThrottleRetry, throttleDelaySeconds } from '../../functions/contract/throttle-retry.js';
 
 export interface ThrottleRetryOptions {
   /** Multiplies every wait (tests shorten them; 1 = as deployed). */
@@ -30,9 +31,4 @@ export async function whileThrottled<T>(
     options.onThrottled?.();
     await delay(throttleDelaySeconds(retry, retried) * 1000 * (options.scale ?? 1));
   }
-}
-
-/** A step's outcome as Step Functions names it: throttled when its error is Lambda's. */
-export function isThrottledStep(outcome: { ok: boolean; error?: string }): boolean {
-  return !outcome.ok && outcome.error === THROTTLED_ERROR;
 }

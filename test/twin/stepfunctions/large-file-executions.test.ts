@@ -4,21 +4,16 @@
 // killed there is retried and the file still ends complete and correct.
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FILES_TIMEOUT_ENV, LARGE_FILE_STATE_MACHINE_ENV } from '../../../functions/contract/large-files.js';
+import { FILES_TIMEOUT_ENV } from '../../../functions/contract/large-files.js';
 import { localCredentials } from '../../../twin/iam/local-account.js';
 import { invokeFunctionAsync } from '../../../twin/lambda/executions.js';
-import {
-  type LocalStepFunctions,
-  startStackStepFunctions,
-  useLocalStepFunctions,
-} from '../../../twin/stepfunctions/step-functions-server.js';
+import { type LocalStepFunctions, startStackStepFunctions } from '../../../twin/stepfunctions/step-functions-server.js';
 import { RANGE_BYTES_ENV, rangeBytesFor } from '../../../functions/pipeline/range-plan.js';
 import { readPuzzleSet } from '../../helpers/puzzle-sets.js';
 import { startTestS3, type TestS3 } from '../../helpers/local-s3.js';
 import { startS3Proxy, type S3Proxy } from '../../helpers/s3-proxy.js';
 import { isSolutionOf } from '../../helpers/sudoku-rules.js';
-import { functionEnvironment, SDK_ENDPOINT_ENV } from '../../../twin/lambda/function-environment.js';
-import { keepEnvironment } from '../../helpers/environment.js';
+import { useTwinForLargeFiles } from '../../helpers/large-file-steps.js';
 
 const TIMEOUT_MS = 6000;
 const hardest = readPuzzleSet('puzzles6_forum_hardest_1106');
@@ -42,19 +37,7 @@ beforeAll(async () => {
   s3 = await startTestS3();
   proxy = await startS3Proxy(s3.server.endpoint);
   sfn = await startStackStepFunctions(s3.server.endpoint, s3.bucket, TIMEOUT_MS, { retryIntervalSeconds: 0 });
-  restoreEnvironment = keepEnvironment([
-    ...Object.keys(functionEnvironment(proxy.endpoint)),
-    FILES_TIMEOUT_ENV,
-    LARGE_FILE_STATE_MACHINE_ENV,
-    SDK_ENDPOINT_ENV.sfn,
-    RANGE_BYTES_ENV,
-  ]);
-  // What the executions read (a worker thread takes the environment at its start).
-  Object.assign(process.env, {
-    ...functionEnvironment(proxy.endpoint),
-    [RANGE_BYTES_ENV]: String(RANGE_BYTES),
-  });
-  useLocalStepFunctions(process.env, sfn, TIMEOUT_MS);
+  restoreEnvironment = useTwinForLargeFiles(proxy.endpoint, sfn, TIMEOUT_MS, RANGE_BYTES);
 });
 afterAll(async () => {
   restoreEnvironment?.();

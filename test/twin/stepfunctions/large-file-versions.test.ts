@@ -10,24 +10,16 @@ import type { S3Event } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   FILE_TRIES_PER_VERSION,
-  FILES_TIMEOUT_ENV,
-  LARGE_FILE_STATE_MACHINE_ENV,
   largeFileExecutionName,
   largeFileJobId,
 } from '../../../functions/contract/large-files.js';
 import { invokeFunction, invokeFunctionAsync } from '../../../twin/lambda/executions.js';
-import {
-  type LocalStepFunctions,
-  startStackStepFunctions,
-  useLocalStepFunctions,
-} from '../../../twin/stepfunctions/step-functions-server.js';
-import { RANGE_BYTES_ENV } from '../../../functions/pipeline/range-plan.js';
+import { type LocalStepFunctions, startStackStepFunctions } from '../../../twin/stepfunctions/step-functions-server.js';
 import { EASY, HARD } from '../../helpers/boards.js';
 import { startTestS3, type TestS3 } from '../../helpers/local-s3.js';
 import { type ProxiedRequest, startS3Proxy, type S3Proxy } from '../../helpers/s3-proxy.js';
 import { isSolutionOf } from '../../helpers/sudoku-rules.js';
-import { functionEnvironment, SDK_ENDPOINT_ENV } from '../../../twin/lambda/function-environment.js';
-import { keepEnvironment } from '../../helpers/environment.js';
+import { useTwinForLargeFiles } from '../../helpers/large-file-steps.js';
 
 const TIMEOUT_MS = 10_000;
 /** About 16 KB in ranges of 4,000 bytes: five ranges, two at a time. */
@@ -53,18 +45,7 @@ beforeAll(async () => {
   });
   proxy = await startS3Proxy(s3.server.endpoint);
   sfn = await startStackStepFunctions(s3.server.endpoint, s3.bucket, TIMEOUT_MS, { retryIntervalSeconds: 0 });
-  restoreEnvironment = keepEnvironment([
-    ...Object.keys(functionEnvironment(proxy.endpoint)),
-    FILES_TIMEOUT_ENV,
-    LARGE_FILE_STATE_MACHINE_ENV,
-    SDK_ENDPOINT_ENV.sfn,
-    RANGE_BYTES_ENV,
-  ]);
-  Object.assign(process.env, {
-    ...functionEnvironment(proxy.endpoint),
-    [RANGE_BYTES_ENV]: '4000',
-  });
-  useLocalStepFunctions(process.env, sfn, TIMEOUT_MS);
+  restoreEnvironment = useTwinForLargeFiles(proxy.endpoint, sfn, TIMEOUT_MS, 4000);
 });
 afterAll(async () => {
   restoreEnvironment?.();
