@@ -2,7 +2,7 @@
 // `npm start` serves it): answers typed as the document says, errors thrown as typed values whose
 // problems carry their places, and long lists answered exactly as one request of them all would be.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SudokuClient, SudokuProblemError } from '../../functions/client/index.js';
+import { type Board, SudokuClient, SudokuProblemError } from '../../functions/client/index.js';
 import { handler } from '../../functions/handler/index.js';
 import { type RunningHttpServer, startHttpServer } from '../../twin/gateway/http-server.js';
 import {
@@ -54,7 +54,7 @@ const untimed = (result: unknown) => {
 describe('SudokuClient against the twin', () => {
   it('solve answers in the shape sent: a string, 9x9 characters, 9x9 numbers', async () => {
     expect(await client.solve(EASY)).toMatchObject({ solution: EASY_SOLUTION, unique: true });
-    expect((await client.solve(toChars(HARD))).solution).toEqual(toChars(HARD_SOLUTION));
+    expect((await client.solve(toChars(HARD) as Board)).solution).toEqual(toChars(HARD_SOLUTION));
     expect((await client.solve(toNumbers(EASY))).solution).toEqual(toNumbers(EASY_SOLUTION));
   });
 
@@ -80,7 +80,7 @@ describe('SudokuClient against the twin', () => {
     });
     const cell = toChars(EASY);
     cell[4]![7] = 'x' as never;
-    expect((await thrown(client.solve(cell))).problems[0]).toMatchObject({
+    expect((await thrown(client.solve(cell as Board))).problems[0]).toMatchObject({
       code: 'BAD_CHARACTER',
       pointer: '/board/4/7',
     });
