@@ -5,13 +5,10 @@
  * contract/api-limits.ts), so nothing here restates the API.
  */
 import { API_ROUTES, type ApiRouteName, routeKey } from '../contract/api-routes.js';
-import { MAX_BODY_BYTES } from '../contract/api-limits.js';
 import { ERROR_LINE_START, errorLine } from '../formats/error-line.js';
-import { PROBLEM_CODE } from '../sudoku/types.js';
 import type {
   Board,
   BoardsItem,
-  BoardsItemFailed,
   BoardsResponse,
   GradeResponse,
   GradesItem,
@@ -19,12 +16,12 @@ import type {
   Health,
   HintRequest,
   HintResponse,
-  ProblemDetails,
   PuzzleQuery,
   PuzzleResponse,
   SolveResponse,
 } from './api-types.js';
-import { SudokuHttpError, SudokuNetworkError, SudokuProblemError, SudokuUsageError } from './errors.js';
+import { type Answer, answerError, oversizedBoard, oversizedLine, renumbered, unreadable } from './answers.js';
+import { SudokuHttpError, SudokuNetworkError, SudokuUsageError } from './errors.js';
 import { type BodyFraming, cutRequests, type Span, utf8Bytes } from './request-cutting.js';
 import { runPool } from './request-pool.js';
 import {
@@ -71,13 +68,6 @@ export interface CallOptions {
 export interface BatchOptions<R> extends CallOptions {
   /** Results as they arrive: items [start, start + results.length), in any order of requests. */
   onResults?: (start: number, results: readonly R[]) => void;
-}
-
-/** What came back from one request, read. */
-interface Answer {
-  status: number;
-  contentType: string;
-  text: string;
 }
 
 const JSON_TYPE = 'application/json';
@@ -144,8 +134,7 @@ export class SudokuClient {
         total: lines.length,
         spans,
         oversized,
-        oversizedResult: (i) =>
-          errorLine(i + 1, `${PROBLEM_CODE.WRONG_LENGTH}: ${tooLarge(utf8Bytes(lines[i] ?? ''), 'line')}`),
+        oversizedResult: (i) => oversizedLine(i, utf8Bytes(lines[i] ?? '')),
         send: async ([from, to], signal) => {
           const chunk = lines.slice(from, to);
           // A request of blank lines only is refused (no puzzle); its answer is blank lines.
@@ -297,64 +286,4 @@ export class SudokuClient {
       await this.clock.sleep(delayMs, options.signal);
     }
   }
-}
-
-/** The error an answer that is not 2xx is: the function's problem document, or another's answer. */
-function answerError(route: string, answer: Answer, attempts: number): Error {
-  if (/^application\/problem\+json\b/i.test(answer.contentType)) {
-    try {
-      return new SudokuProblemError(route, answer.status, JSON.parse(answer.text) as ProblemDetails);
-    } catch {
-      // Not JSON after all: reported as the unexpected answer it is, below.
-    }
-  }
-  const gateway = gatewayMessage(answer);
-  return gateway === undefined
-    ? new SudokuHttpError(route, answer.status, answer.text.slice(0, 200), 'unexpected-answer', attempts)
-    : new SudokuHttpError(route, answer.status, gateway, 'gateway-answer', attempts);
-}
-
-/** API Gateway's `{"message": "..."}`, when the answer is one. */
-function gatewayMessage(answer: Answer): string | undefined {
-  if (!/json/i.test(answer.contentType)) return undefined;
-  try {
-    const body = JSON.parse(answer.text) as { message?: unknown };
-    return typeof body?.message === 'string' ? body.message : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function unreadable(route: string, answer: Answer, why: string): SudokuHttpError {
-  return new SudokuHttpError(route, answer.status, `${why}: ${answer.text.slice(0, 200)}`, 'unexpected-answer', 1);
-}
-
-function tooLarge(bytes: number, what: 'board' | 'line'): string {
-  return `this ${what} is ${bytes} bytes, over the ${MAX_BODY_BYTES} bytes of a whole request: not a puzzle`;
-}
-
-/** A board no request can carry, answered as the API answers a malformed board of a batch. */
-function oversizedBoard(index: number, bytes: number): BoardsItemFailed {
-  const message = `${tooLarge(bytes, 'board')}.`;
-  return {
-    index,
-    status: 400,
-    problems: [{ code: PROBLEM_CODE.WRONG_LENGTH, message, pointer: `/boards/${index}`, index }],
-    problemsTotal: 1,
-  };
-}
-
-/** A result of a request that began at item `offset`, numbered as in the whole list. */
-function renumbered<R extends BoardsItem | GradesItem>(item: R, offset: number): R {
-  if (offset === 0) return item;
-  const index = item.index + offset;
-  if (!('problems' in item)) return { ...item, index };
-  const problems = item.problems.map((problem) => ({
-    ...problem,
-    ...(problem.index === undefined ? {} : { index: problem.index + offset }),
-    ...(problem.pointer === undefined
-      ? {}
-      : { pointer: problem.pointer.replace(/^\/boards\/\d+/, `/boards/${index}`) }),
-  })) as BoardsItemFailed['problems'];
-  return { ...item, index, problems };
 }
