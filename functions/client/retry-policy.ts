@@ -12,9 +12,9 @@ export type RetryPolicy = ThrottleRetry;
 
 /**
  * The default: 12 retries after the first attempt, each waiting a random time below
- * 0.25 s x 2^attempt, capped at 8 s (about 45 s at most in all when no Retry-After says more).
- * Long enough to ride out a burst that fills the pool; short enough that a dead API fails a call
- * within a minute.
+ * 0.25 s x 2^attempt, capped at 8 s (64 s at most in all, about 32 s expected, when no
+ * Retry-After says more): long enough to ride out a burst that fills the pool, short enough that
+ * a dead API fails a call in about a minute.
  */
 export const DEFAULT_RETRY: RetryPolicy = {
   intervalSeconds: 0.25,
