@@ -2,8 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The fast lane (`npm run test:unit`): the pure core, the file formats, the HTTP handler, the
- * contract, the deployer's settings and the layout's rules. No local servers, no built bundle, no
- * stack template for the twin's IAM: under a minute on 2 cores. `npm test` runs both projects.
+ * contract, the deployer's settings, the layout's rules and the client's own logic. No local
+ * servers, no built bundle, no stack template for the twin's IAM: under a minute on 2 cores.
+ * `npm test` runs both projects.
  */
 const UNIT = [
   'test/sudoku/**/*.test.ts',
@@ -12,6 +13,9 @@ const UNIT = [
   'test/contract/**/*.test.ts',
   'test/infra/settings.test.ts',
   'test/architecture.test.ts',
+  // The client's cutting and retries, on an injected fetch and clock.
+  'test/client/request-cutting.test.ts',
+  'test/client/retries.test.ts',
 ];
 
 export default defineConfig({

@@ -1,7 +1,7 @@
 import { MAX_BOARDS, MAX_BODY_BYTES, MAX_PROBLEMS_PER_BOARD, MAX_RESPONSE_BYTES, MAX_SOLVE_MS } from './constants.js';
 import { PROBLEM_CODES } from '../sudoku/index.js';
 import { API_ROUTE_NAMES, API_ROUTES, type ApiRouteName } from '../contract/api-routes.js';
-import { GATEWAY_ANSWERS } from './gateway-answers.js';
+import { GATEWAY_ANSWERS, GATEWAY_RETRY_ADVICE } from './gateway-answers.js';
 import { PROBLEM_TYPES, problemTypeUri, type ProblemTypeName } from './problems.js';
 import { toolkitPaths, toolkitSchemas } from './openapi-toolkit.js';
 
@@ -17,7 +17,12 @@ const grid = (cell: object, description: string) => ({
 
 const problemTypeNames = Object.keys(PROBLEM_TYPES) as ProblemTypeName[];
 
-type Response = { description: string; content?: Record<string, { schema: object }>; 'x-answered-by': string[] };
+type Response = {
+  description: string;
+  headers?: Record<string, object>;
+  content?: Record<string, { schema: object }>;
+  'x-answered-by': string[];
+};
 type Responses = Record<string, Response>;
 
 /** A response the function gives (`x-answered-by: function`). */
@@ -29,6 +34,14 @@ const fromFunction = (response: Omit<Response, 'x-answered-by'>): Response => ({
 const problem = (description: string) =>
   fromFunction({ description, content: { 'application/problem+json': { schema: ref('ProblemDetails') } } });
 
+/** The wait a throttled answer may carry (RFC 9110 §10.2.3): not from API Gateway itself, which sends none. */
+const retryAfterHeader = {
+  description:
+    'Seconds to wait (or an HTTP date) before sending again, when a proxy in front of the API sends it; API Gateway sends none.',
+  required: false,
+  schema: { type: 'string' },
+};
+
 /**
  * `responses` with what API Gateway answers itself on any route added (`x-answered-by: gateway`, its
  * own `{"message"}` JSON). A status both give (400, 413 on POST /solve) lists both media types.
@@ -37,16 +50,22 @@ function withGateway(responses: Responses): Responses {
   const out: Responses = { ...responses };
   for (const answer of Object.values(GATEWAY_ANSWERS)) {
     const status = String(answer.status);
-    const gateway = `From API Gateway itself, {"message":"${answer.message}"}: ${answer.when}.`;
+    const retry = 'retry' in answer;
+    const gateway =
+      `From API Gateway itself, {"message":"${answer.message}"}: ${answer.when}.` +
+      (retry ? ` ${GATEWAY_RETRY_ADVICE}` : '');
+    const headers = retry ? { headers: { 'retry-after': retryAfterHeader } } : {};
     const own = out[status];
     out[status] = own
       ? {
           description: `${own.description} ${gateway}`,
+          ...headers,
           content: { ...own.content, 'application/json': { schema: ref('GatewayError') } },
           'x-answered-by': [...own['x-answered-by'], 'gateway'],
         }
       : {
           description: gateway,
+          ...headers,
           content: { 'application/json': { schema: ref('GatewayError') } },
           'x-answered-by': ['gateway'],
         };
@@ -136,6 +155,50 @@ function pathsOf(
   return paths;
 }
 
+/** What a problem says besides its place: the fields every problem may have. */
+const problemFields = {
+  code: { type: 'string', enum: PROBLEM_CODES },
+  message: { type: 'string' },
+  row: { type: 'integer', minimum: 1, description: '1-based row of the cell (or row) at fault.' },
+  col: { type: 'integer', minimum: 1, maximum: 9 },
+  cells: { type: 'array', items: ref('Cell'), description: 'Both cells of a repeated given.' },
+  position: {
+    type: 'integer',
+    minimum: 1,
+    description: '1-based character of a board string where there is no cell (a character past the 81st cell).',
+  },
+  pointer: {
+    type: 'string',
+    pattern: '^(/[^/]+)+$',
+    description:
+      'JSON pointer to the value of the request body at fault: "/board", "/boards/3", "/puzzle", or a row ' +
+      '("/board/4") or cell ("/board/4/7", 0-based) of a 9x9 array.',
+    examples: ['/board', '/boards/3', '/board/4/7'],
+  },
+  parameter: { type: 'string', description: 'The query parameter at fault (GET /puzzle).' },
+  index: { type: 'integer', minimum: 0, description: 'Position of the board in "boards".' },
+};
+
+/**
+ * A problem placed by a pointer into the body, or by the query parameter. Each is a whole object
+ * schema (not `anyOf: [{required: [...]}]` beside the properties), so generated client types
+ * (openapi-typescript: functions/client/openapi-types.ts) say which field a problem has.
+ */
+const placedBy = (place: 'pointer' | 'parameter') => ({
+  type: 'object',
+  required: ['code', 'message', place],
+  additionalProperties: false,
+  properties: problemFields,
+});
+
+const problemSchema = {
+  description:
+    'One thing wrong, with its place in the request: "pointer" (RFC 6901) to the value of the body it is about ' +
+    '(the board, a row or cell of a 9x9 array, an item of "boards"), or "parameter", the query parameter. Every ' +
+    'problem has one of them; row/col, cells and position add the place inside a board string.',
+  anyOf: [placedBy('pointer'), placedBy('parameter')],
+};
+
 const EASY = '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79';
 
 /**
@@ -172,7 +235,7 @@ export const openApiDocument = {
         requestBody: {
           required: true,
           content: {
-            'application/json': { schema: { oneOf: [ref('SolveResponse'), ref('BoardsResponse')] } },
+            'application/json': { schema: ref('SolveRequest') },
             'text/plain': { schema: { type: 'string' } },
           },
         },
@@ -344,41 +407,7 @@ export const openApiDocument = {
           col: { type: 'integer', minimum: 1, maximum: 9 },
         },
       },
-      Problem: {
-        type: 'object',
-        description:
-          'One thing wrong, with its place in the request: "pointer" (RFC 6901) to the value of the body it is about ' +
-          '(the board, a row or cell of a 9x9 array, an item of "boards"), or "parameter", the query parameter. Every ' +
-          'problem has one of them; row/col, cells and position add the place inside a board string.',
-        required: ['code', 'message'],
-        anyOf: [{ required: ['pointer'] }, { required: ['parameter'] }],
-        additionalProperties: false,
-        properties: {
-          code: {
-            type: 'string',
-            enum: PROBLEM_CODES,
-          },
-          message: { type: 'string' },
-          row: { type: 'integer', minimum: 1, description: '1-based row of the cell (or row) at fault.' },
-          col: { type: 'integer', minimum: 1, maximum: 9 },
-          cells: { type: 'array', items: ref('Cell'), description: 'Both cells of a repeated given.' },
-          position: {
-            type: 'integer',
-            minimum: 1,
-            description: '1-based character of a board string where there is no cell (a character past the 81st cell).',
-          },
-          pointer: {
-            type: 'string',
-            pattern: '^(/[^/]+)+$',
-            description:
-              'JSON pointer to the value of the request body at fault: "/board", "/boards/3", "/puzzle", or a row ' +
-              '("/board/4") or cell ("/board/4/7", 0-based) of a 9x9 array.',
-            examples: ['/board', '/boards/3', '/board/4/7'],
-          },
-          parameter: { type: 'string', description: 'The query parameter at fault (GET /puzzle).' },
-          index: { type: 'integer', minimum: 0, description: 'Position of the board in "boards".' },
-        },
-      },
+      Problem: problemSchema,
       ProblemDetails: {
         type: 'object',
         description: 'RFC 9457 problem details.',

@@ -77,7 +77,8 @@ describe('the page itself', () => {
     expect(html).not.toMatch(/(src|href|action)=["']?(https?:)?\/\//i);
     expect(html).not.toMatch(/https?:\/\//);
     expect(html).not.toMatch(/@import|url\(/);
-    expect(html).toMatch(/fetch\(["']solve["']/);
+    // The client's base is the page's own folder: the API's routes sit beside the page, on its origin and stage.
+    expect(html).toMatch(/baseUrl:new URL\(["']\.["'],location\.href\)\.href/);
     expect(html).toContain('href="openapi.json"');
   });
 
@@ -92,9 +93,11 @@ describe('the page itself', () => {
     );
   });
 
-  it("splits files by the API's limits as the router enforces them (one source: functions/contract/api-limits.ts)", () => {
+  it("splits files through the typed client, which cuts by the API's limits as the router enforces them (one source: functions/contract/api-limits.ts)", () => {
     const batch = readFileSync(path.join(webDir, 'page', 'batch.ts'), 'utf8');
-    expect(batch).toMatch(/import \{ MAX_BOARDS, MAX_BODY_BYTES \} from '..\/..\/contract\/api-limits.js';/);
+    expect(batch).toMatch(/\bclient\.solveLines\(/);
+    const cutting = readFileSync(path.join(webDir, '..', 'client', 'request-cutting.ts'), 'utf8');
+    expect(cutting).toMatch(/import \{ MAX_BOARDS, MAX_BODY_BYTES \} from '..\/contract\/api-limits.js';/);
   });
 
   // Issue 25 made it a place to play (hints, checks, pencil marks, files of any length): 54 KB raw

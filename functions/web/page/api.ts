@@ -1,3 +1,4 @@
+import { SudokuClient, SudokuHttpError, SudokuProblemError } from '../../client/index.js';
 import { PROBLEM_CODE } from '../../sudoku/types.js';
 import { $, button, en, plural, problemsBox, reveal, solveButton, status } from './dom.js';
 import { cells, renderAll } from './grid.js';
@@ -18,37 +19,16 @@ export interface Problem {
   cells?: Place[];
 }
 
-/** The JSON of the API's answers: the fields the page reads, by route (docs/http.md). */
-export interface ApiJson {
-  // problem+json
-  type?: string;
-  title?: string;
-  detail?: string;
-  message?: string;
-  problems?: Problem[];
-  problemsTotal?: number;
-  // POST /solve, GET /puzzle, POST /grade
-  solution?: string;
-  unique?: boolean;
-  stats?: { guesses: number; micros: number };
-  puzzle?: string;
-  level?: string;
-  score?: number;
-  grade?: { level: string; score: number; hardest?: string };
-  // POST /hint
-  hint?: {
-    message?: string;
-    steps?: { message: string; cells?: Place[] }[];
-    placement?: Place & { digit: number };
-  };
-}
+/**
+ * The API, through the typed client (functions/client/): the page and the API share an origin and a
+ * stage, so its routes sit beside the page.
+ */
+export const client = new SudokuClient({ baseUrl: new URL('.', location.href).href });
 
-export interface ApiAnswer {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: ApiJson | undefined;
-}
+/** An answer of the API that is not what was asked: the function's problem document, or the gateway's own. */
+export type ApiError = SudokuProblemError | SudokuHttpError;
+
+export type Called<T> = { ok: true; value: T } | { ok: false; error: ApiError };
 
 /** A route of the toolkit that this server does not have (404): its controls go, with a word why. */
 export function missing(route: 'puzzle' | 'hint', what: string): void {
@@ -60,38 +40,20 @@ export function missing(route: 'puzzle' | 'hint', what: string): void {
   reveal(status);
 }
 
-/** A request to the API (relative: the page and the API share an origin and a stage). Undefined when it could not be sent. */
-export async function request(
-  path: string,
-  body?: string,
-  quiet = false,
-  signal?: AbortSignal,
-): Promise<ApiAnswer | undefined> {
+/**
+ * A call of the API while the page waits (Solve and the others wait too, unless `quiet`): its value,
+ * or the error answer to show. Undefined when the API could not be reached (said in the alert,
+ * unless quiet).
+ */
+export async function call<T>(work: (api: SudokuClient) => Promise<T>, quiet = false): Promise<Called<T> | undefined> {
   if (!quiet) {
     state.busy = true;
     solveButton.setAttribute('aria-disabled', 'true');
   }
   try {
-    const init: RequestInit =
-      body === undefined
-        ? { signal }
-        : { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal };
-    let response = await fetch(path, init);
-    // Each route has its own throttle (GET /puzzle and POST /grade 1/s): a 429 is waited out a few times.
-    for (let attempt = 0; response.status === 429 && attempt < 4; attempt++) {
-      const after = Number(response.headers.get('retry-after'));
-      await new Promise((resolve) => setTimeout(resolve, after > 0 ? after * 1000 : 500 * 2 ** attempt));
-      response = await fetch(path, init);
-    }
-    const raw = await response.text();
-    let json: ApiJson | undefined;
-    if (/json/.test(response.headers.get('content-type') ?? '')) {
-      try {
-        json = JSON.parse(raw) as ApiJson;
-      } catch {}
-    }
-    return { status: response.status, headers: response.headers, text: raw, json };
+    return { ok: true, value: await work(client) };
   } catch (error) {
+    if (error instanceof SudokuProblemError || error instanceof SudokuHttpError) return { ok: false, error };
     if (!quiet)
       problems('The API could not be reached.', [{ message: error instanceof Error ? error.message : String(error) }]);
     return undefined;
@@ -104,19 +66,19 @@ export async function request(
 }
 
 /** A problem+json answer (or a gateway error): every problem listed, its cells marked on the board. */
-export function showProblemAnswer(answer: ApiAnswer): void {
-  const details: ApiJson = answer.json ?? {};
-  const list = Array.isArray(details.problems) && details.problems.length ? details.problems : null;
-  const total = Math.max(Number(details.problemsTotal) || 0, list?.length ?? 0);
+export function showProblemAnswer(error: ApiError): void {
+  const list = error instanceof SudokuProblemError && error.problems.length ? error.problems : null;
+  const total = error instanceof SudokuProblemError ? error.problemsTotal : 0;
+  const detail = error instanceof SudokuProblemError ? error.detail : '';
   const title =
-    answer.status === 422 && list?.[0]?.code === PROBLEM_CODE.NO_SOLUTION
+    error.status === 422 && list?.[0]?.code === PROBLEM_CODE.NO_SOLUTION
       ? 'This board has no solution.'
-      : answer.status === 422 && list
-        ? `${details.title ?? 'The board cannot be solved as it is'}.`
+      : error.status === 422 && list
+        ? `${error instanceof SudokuProblemError && error.title ? error.title : 'The board cannot be solved as it is'}.`
         : list
           ? `The board cannot be solved as it is: ${total === 1 ? 'one problem' : `${en(total)} problems`}.`
-          : `The API answered ${answer.status}: ${details.title ?? details.message ?? answer.text.slice(0, 200)}`;
-  problems(title, list ?? (details.detail ? [{ message: details.detail }] : []), total);
+          : `The API answered ${error.status}: ${error instanceof SudokuProblemError ? error.title : error.text}`;
+  problems(title, list ?? (detail ? [{ message: detail }] : []), total);
 }
 
 /**
@@ -134,7 +96,7 @@ export function shortener(): (message: string) => string {
 }
 
 /** The alert: a title and the problems listed, each problem's cells marked and described by it. */
-export function problems(title: string, list: Problem[], total = list.length): void {
+export function problems(title: string, list: readonly Problem[], total = list.length): void {
   const heading = document.createElement('p');
   heading.textContent = title;
   const ul = document.createElement('ul');

@@ -1,13 +1,3 @@
-/** Bytes of a string in UTF-8, without encoding it. */
-export function utf8Length(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c > 0x7f) n += c > 0x7ff && (c < 0xd800 || c > 0xdfff) ? 2 : c > 0x7ff ? 0 : 1;
-  }
-  return n;
-}
-
 /** A CSV field list (quotes as RFC 4180; a record on one line). */
 export function csvFields(line: string): string[] {
   const out: string[] = [];

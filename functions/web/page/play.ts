@@ -1,5 +1,6 @@
 import { PROBLEM_CODE } from '../../sudoku/types.js';
-import { type ApiAnswer, missing, problems, request, showProblemAnswer } from './api.js';
+import type { Level, PuzzleResponse } from '../../client/index.js';
+import { type Called, call, missing, problems, showProblemAnswer } from './api.js';
 import { $, en, plural, reveal, status, text } from './dom.js';
 import { parseBoard, place } from './geometry.js';
 import {
@@ -25,23 +26,23 @@ import { resetTimer } from './timer.js';
 export async function newPuzzle(opening = false): Promise<void> {
   if (state.busy) return;
   clearMessages();
-  const level = $<HTMLSelectElement>('level').value;
-  let answer: ApiAnswer | undefined;
+  const level = $<HTMLSelectElement>('level').value as Level;
+  let answer: Called<PuzzleResponse> | undefined;
   // A seed that finds no puzzle of the level in the route's attempts (422 generation-limit): another seed.
   for (let attempt = 0; attempt < 3; attempt++) {
     const seed = Math.floor(Math.random() * 2 ** 31);
-    answer = await request(`puzzle?level=${level}&seed=${seed}`);
-    if (answer?.status !== 422 || !/generation-limit/.test(answer.json?.type ?? '')) break;
+    answer = await call((api) => api.puzzle({ level, seed }));
+    if (answer?.ok !== false || answer.error.code !== 'generation-limit') break;
   }
   if (!answer) return;
-  if (answer.status === 404) return missing('puzzle', 'A new puzzle');
-  const p = answer.json;
-  if (answer.status !== 200 || !p?.puzzle) return showProblemAnswer(answer);
+  if (!answer.ok && answer.error.status === 404) return missing('puzzle', 'A new puzzle');
+  if (!answer.ok) return showProblemAnswer(answer.error);
+  const p = answer.value;
   if (!opening) remember();
   showBoard(parseBoard(p.puzzle), 'play');
-  state.solution = typeof p.solution === 'string' ? p.solution : '';
+  state.solution = p.solution;
   state.solutionOf = givensString();
-  state.difficulty = `Difficulty: ${p.level}${p.score !== undefined ? ` (score ${en(p.score)})` : ''}`;
+  state.difficulty = `Difficulty: ${p.level} (score ${en(p.score)})`;
   text.value = '';
   state.source = 'board';
   status.textContent = `New ${p.level} puzzle: fill the empty cells.`;
@@ -53,18 +54,18 @@ export async function newPuzzle(opening = false): Promise<void> {
 export async function grade(): Promise<void> {
   if (unavailable.has('grade')) return;
   const givens = givensString();
-  const answer = await request('grade', JSON.stringify({ board: givens }), true);
+  const answer = await call((api) => api.grade(givens), true);
   if (!answer) return;
-  if (answer.status === 404) {
+  if (!answer.ok && answer.error.status === 404) {
     unavailable.add('grade');
     state.difficulty = 'Difficulty: not graded by this server yet';
-  } else if (answer.status === 200 && answer.json?.grade) {
-    const g = answer.json.grade;
+  } else if (answer.ok) {
+    const g = answer.value.grade;
     state.difficulty = `Difficulty: ${g.level} (score ${en(g.score)}${
       g.hardest ? `; hardest step: ${g.hardest}` : ''
     })`;
-    if (typeof answer.json.solution === 'string') {
-      state.solution = answer.json.solution;
+    if (typeof answer.value.solution === 'string') {
+      state.solution = answer.value.solution;
       state.solutionOf = givens;
     }
   } else return;
@@ -76,24 +77,24 @@ export async function hint(): Promise<void> {
   if (state.busy) return;
   clearMessages();
   const body = state.mode === 'play' ? { puzzle: givensString(), board: boardString() } : { board: boardString() };
-  const answer = await request('hint', JSON.stringify(body));
+  const answer = await call((api) => api.hint(body));
   if (!answer) return;
-  if (answer.status === 404) return missing('hint', 'A hint');
-  const h = answer.json?.hint;
-  if (answer.status !== 200 || !h) {
-    showProblemAnswer(answer);
-    for (const p of answer.json?.problems ?? []) {
+  if (!answer.ok && answer.error.status === 404) return missing('hint', 'A hint');
+  if (!answer.ok) {
+    showProblemAnswer(answer.error);
+    for (const p of 'problems' in answer.error ? answer.error.problems : []) {
       if (p.code === PROBLEM_CODE.CONTRADICTS_SOLUTION && p.row && p.col)
         cellAt((p.row - 1) * 9 + p.col - 1).dataset.wrong = 'true';
     }
     renderAll();
     return;
   }
-  const steps = Array.isArray(h.steps) ? h.steps : [];
+  const h = answer.value.hint;
+  const steps = h.steps;
   for (const step of steps) {
-    for (const { row, col } of step.cells ?? []) cells[(row - 1) * 9 + col - 1]?.classList.add('hinted');
+    for (const { row, col } of step.cells) cells[(row - 1) * 9 + col - 1]?.classList.add('hinted');
   }
-  const sentence = h.message ?? steps.map((s) => s.message).join(' ');
+  const sentence = h.message;
   const p = document.createElement('p');
   p.textContent = `Hint: ${sentence}`;
   status.replaceChildren(p);
@@ -120,10 +121,11 @@ export async function check(): Promise<void> {
   clearMessages();
   const givens = givensString();
   if (state.solutionOf !== givens || !state.solution) {
-    const answer = await request('solve', JSON.stringify({ board: givens }));
+    const answer = await call((api) => api.solve(givens));
     if (!answer) return;
-    if (answer.status !== 200 || typeof answer.json?.solution !== 'string') return showProblemAnswer(answer);
-    state.solution = answer.json.solution;
+    if (!answer.ok) return showProblemAnswer(answer.error);
+    if (typeof answer.value.solution !== 'string') return;
+    state.solution = answer.value.solution;
     state.solutionOf = givens;
   }
   const wrong: number[] = [];

@@ -1,4 +1,4 @@
-import { request, showProblemAnswer } from './api.js';
+import { call, showProblemAnswer } from './api.js';
 import { $, board, en, plural, reveal, status, text } from './dom.js';
 import { parseBoard } from './geometry.js';
 import { clearMessages, focusCell, givensString, remember, renderAll, showBoard } from './grid.js';
@@ -8,12 +8,11 @@ import { stopTimer } from './timer.js';
 
 /** One board as JSON: the solution fills the board, givens kept apart; or its problems, located. */
 export async function solveOne(sent: string): Promise<void> {
-  const answer = await request('solve', JSON.stringify({ board: sent }));
+  const answer = await call((api) => api.solve(sent));
   if (!answer) return;
-  const json = answer.json;
-  if (answer.status === 200 && typeof json?.solution === 'string') {
-    const { unique, stats } = json;
-    const answerDigits = json.solution;
+  if (answer.ok && typeof answer.value.solution === 'string') {
+    const { unique, stats } = answer.value;
+    const answerDigits = answer.value.solution;
     remember();
     const wrong: number[] = [];
     for (let i = 0; i < 81; i++) {
@@ -27,7 +26,7 @@ export async function solveOne(sent: string): Promise<void> {
       stopTimer();
     }
     renderAll();
-    const how = stats ? `${plural(stats.guesses, 'guess', 'guesses')}, ${en(stats.micros)} µs` : 'no statistics';
+    const how = `${plural(stats.guesses, 'guess', 'guesses')}, ${en(stats.micros)} µs`;
     status.className = unique ? '' : 'warn';
     status.textContent = unique
       ? `Solved. The solution is unique (${how}).`
@@ -38,7 +37,7 @@ export async function solveOne(sent: string): Promise<void> {
     if (unique && !state.difficulty) void grade();
     return;
   }
-  showProblemAnswer(answer);
+  if (!answer.ok) showProblemAnswer(answer.error);
 }
 
 /** One line of a batch on the board, brought into view: solved again on its own, so its problems are located; Solve then sends this board. */
