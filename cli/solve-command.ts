@@ -1,17 +1,26 @@
 import type { Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
-import { describeProblem, detectFileKind, isFormatError, solvePuzzleStream } from '../functions/formats/index.js';
+import {
+  describeProblem,
+  detectFileKind,
+  FileTally,
+  isFormatError,
+  solvePuzzleStream,
+} from '../functions/formats/index.js';
 import type { FileFormat, RowFailure } from '../functions/formats/index.js';
 import { batchSolverFor, solverThreads } from '../functions/parallel/index.js';
 import { EXIT_ALL_SOLVED, EXIT_SOME_FAILED, EXIT_USAGE } from './arguments.js';
 import { OutputError, openOutput } from './output-file.js';
 import type { OutputTarget } from './output-file.js';
+import { type ProgressClock, type ProgressSample, progressOn } from './progress.js';
 
 export interface CliStreams {
   stdin: Readable;
   stdout: Writable;
   stderr: Writable;
+  /** The progress line's clock (tests step it by hand); wall time by default. */
+  clock?: ProgressClock;
 }
 
 export interface SolveCommand {
@@ -93,18 +102,37 @@ export async function runSolve(command: SolveCommand, io: CliStreams): Promise<n
   }
   const output = target?.stream ?? io.stdout;
 
+  // Rows come from the tally (the worker threads' batches are merged into it in this thread) and
+  // the share done from the bytes the file stream has read: nothing is counted per row for this.
+  const fileStream = input as { bytesRead?: unknown };
+  const size = inputStats?.isFile() ? inputStats.size : undefined;
+  const sample = (): ProgressSample => ({
+    rows: tally.counts.rows,
+    ...(size !== undefined && typeof fileStream.bytesRead === 'number'
+      ? { done: fileStream.bytesRead, total: size }
+      : {}),
+  });
+  const progress = progressOn(io.stderr, sample, io.clock);
+  const tally: FileTally = new FileTally({
+    failureCap: 0,
+    onFailure: (failure) => {
+      progress?.clear();
+      io.stderr.write(`${placeOf(failure)}: ${describeProblem(failure.problem)}\n`);
+    },
+  });
+
+  progress?.start();
   try {
-    const tally = await solvePuzzleStream({
+    await solvePuzzleStream({
       input,
       output,
       format,
       gunzip,
       gzip,
-      failureCap: 0,
+      tally,
       batches: batchSolverFor(command.threads ?? solverThreads()),
       answer: command.answer,
-      onFailure: (failure) => io.stderr.write(`${placeOf(failure)}: ${describeProblem(failure.problem)}\n`),
-    });
+    }).finally(() => progress?.stop());
     await target?.commit();
     // A board with several solutions is solved, but not graded (a .csv row says 'multiple').
     const { rows, unique } = tally.counts;

@@ -7,6 +7,7 @@ import { FileTally, solveRowBatches } from '../functions/formats/index.js';
 import { batchSolverFor, solverThreads } from '../functions/parallel/index.js';
 import { EXIT_ALL_SOLVED, EXIT_SOME_FAILED, EXIT_USAGE } from './arguments.js';
 import { OutputError, type OutputTarget, openOutput } from './output-file.js';
+import { progressOn } from './progress.js';
 import { runSolve } from './solve-command.js';
 import type { CliStreams } from './solve-command.js';
 import type { GenerateCommand, GradeCommand } from './toolkit-arguments.js';
@@ -120,6 +121,13 @@ export async function runGenerate(command: GenerateCommand, io: CliStreams): Pro
   const { level, symmetric, maxAttempts } = command;
   const rows = { answer: { generate: level, symmetric, ...(maxAttempts ? { maxAttempts } : {}) } };
   let written = 0;
+  // Puzzles made so far, out of the count asked for: the time left is known from the start.
+  const progress = progressOn(
+    io.stderr,
+    () => ({ rows: tally.counts.rows, done: tally.counts.rows, total: command.count }),
+    io.clock,
+  );
+  progress?.start();
   try {
     for await (const chunk of solveRowBatches(seedLines(seed, command.count), 'txt', tally, threads, cut, rows)) {
       const failure = tally.failures[0];
@@ -130,6 +138,7 @@ export async function runGenerate(command: GenerateCommand, io: CliStreams): Pro
       }
       // Standard output gets the puzzles before the one given up on (each line of a batch is a
       // whole puzzle); an -o file is not written at all.
+      progress?.stop();
       const line = failure.problem.line!;
       if (output.target) await output.target.discard();
       else await write(output.stream, chunk.subarray(0, (line - 1 - written) * (81 + 1)));
@@ -139,8 +148,10 @@ export async function runGenerate(command: GenerateCommand, io: CliStreams): Pro
         `puzzle ${line} (seed ${seedAt(seed, line - 1)}): ${failure.problem.message}`,
       );
     }
+    progress?.stop();
     await finish(output);
   } catch (error) {
+    progress?.stop();
     await output.target?.discard();
     // The reader of stdout went away (`| head`): nothing more to say to anyone, as for solve.
     if (!output.target && (error as { code?: unknown }).code === 'EPIPE') return EXIT_SOME_FAILED;

@@ -19,6 +19,8 @@ export interface HandleLargeFileEventOptions {
   timeLeftMs?: () => number;
   /** Passed on to solveRange (tests hand a range over at once). */
   handOverAfterMs?: number;
+  /** Passed on to solveRange (tests bring the running report up to date after every range). */
+  progressEveryMs?: number;
   /** Passed on to the finish and fail steps: each S3 call's own retries (tests shorten the waits). */
   s3Retry?: S3RetrySettings;
 }
@@ -39,6 +41,7 @@ export async function handleLargeFileEvent(
         client,
         ...(options.timeLeftMs ? { timeLeftMs: options.timeLeftMs } : {}),
         ...(options.handOverAfterMs === undefined ? {} : { handOverAfterMs: options.handOverAfterMs }),
+        ...(options.progressEveryMs === undefined ? {} : { progressEveryMs: options.progressEveryMs }),
       });
       return { index: tally.index, rows: tally.counts.rows, ...(next ? { next } : {}) };
     }

@@ -28,6 +28,7 @@ import { type FailureKind, failureMetadata, reportedFailure, retryAdvice, type F
 import { retryS3, type S3RetrySettings } from './s3-retry.js';
 import { assembleStagedOutput, type StagedPiece } from './staged-output.js';
 import { type RangeTally, stagingKeys } from './solve-range.js';
+import { withdrawRunningReport } from './running-report.js';
 
 const REPORT_FAILURES = 100;
 
@@ -216,6 +217,7 @@ export async function finishLargeFile(job: LargeFileJob, options: FinishOptions)
     if (!(await superseded(client, job, error, retry))) throw error;
     logger.info('Source replaced while it was solved in ranges; this job stops', { sourceKey: job.sourceKey });
     await withdrawOutput(client, job, { own: true }, retry);
+    await withdrawRunningReport(client, job);
     await removeStaging(client, job, retry);
     return { outcome: 'superseded' };
   }
@@ -279,6 +281,7 @@ export async function failLargeFile(
   } catch (failure) {
     if (!(await superseded(client, job, failure, retry))) throw failure;
     await withdrawOutput(client, job, { own: true }, retry);
+    await withdrawRunningReport(client, job);
     await removeStaging(client, job, retry);
     return { outcome: 'superseded' };
   }

@@ -8,6 +8,7 @@ export type { ProcessObjectOptions, ProcessObjectResult, SkipReason } from './pr
 export { createS3Client, sharedS3Client } from './s3-client.js';
 export type { S3ClientOptions } from './s3-client.js';
 export type { FileReport, ReportedCounts, ReportedFailure } from './report.js';
+export type { RunningReport } from './running-report.js';
 export { failLargeFile, finishLargeFile, removeStaging } from './finish-large-file.js';
 export { solveRange, stagingKeys } from './solve-range.js';
 export type { RangeTally } from './solve-range.js';

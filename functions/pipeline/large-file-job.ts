@@ -250,8 +250,11 @@ async function nextRun(
   if (last) {
     const report = await headOrUndefined(options.client, options.bucket, options.reportKey);
     const answers = bareETag(report?.Metadata?.[SOURCE_ETAG_METADATA]) === options.eTag;
+    // A running report is no answer: its run ended (it is not open) without writing its final report.
+    const running = report?.Metadata?.[REPORT_OUTCOME_METADATA] === 'running';
     if (
       answers &&
+      !running &&
       report?.ETag !== options.existing.report?.ETag &&
       !mayTryAgain(report?.Metadata, FILE_TRIES_PER_VERSION)
     )

@@ -108,6 +108,7 @@ export type ProcessObjectResult =
  * What was already done for this version of the source, if anything. A solved file is done only
  * when both its output and its report answer the ETag (the report is written last, so an output
  * without one is an interrupted run); a rejected file has no output, and its report alone says so.
+ * A running report answers nothing (see below).
  * An object answers only if it names this source key too: equal bytes uploaded under another key
  * have the same ETag, and must never pass for this file's answer.
  */
@@ -121,6 +122,10 @@ function alreadyHandled(
     head?.Metadata?.[SOURCE_KEY_METADATA] === sourceKeyMetadata(sourceKey);
   if (!answers(report)) return undefined;
   const outcome = report?.Metadata?.[REPORT_OUTCOME_METADATA];
+  // A running report (running-report.ts) says a run in ranges is under way or was cut off: not
+  // done, not failed. The hand-over asks Step Functions whether the run is open, and starts none
+  // beside it; even with the output landed, the run still has its report to write.
+  if (outcome === 'running') return undefined;
   if (outcome === 'rejected') return outcome;
   // A failure that can pass (throttling, S3 errors, a run cut short) is tried again, a bounded
   // number of times per version; one that would fail the same way is not.
@@ -297,7 +302,13 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
       plan,
       sample,
     });
-  if (kind && needsRanges(head.ContentLength ?? 0, kind, grade, plan)) {
+  // A version with a running report was handed to ranges before (by its size, or after running
+  // out of time): it goes straight back to the hand-over, which finds its run open and starts no
+  // second one, instead of being solved once more in this invocation.
+  const running =
+    existing.report?.Metadata?.[REPORT_OUTCOME_METADATA] === 'running' &&
+    bareETag(existing.report.Metadata[SOURCE_ETAG_METADATA]) === eTag;
+  if (kind && (running || needsRanges(head.ContentLength ?? 0, kind, grade, plan))) {
     try {
       const handed = await handOver(kind);
       if (handed.status === 'handed-over') return { status: 'skipped', reason: 'handed-over', sourceKey, eTag };

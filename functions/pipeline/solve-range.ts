@@ -18,6 +18,7 @@ import { abortUpload, isNotFound, isPreconditionFailed, SourceChangedError } fro
 import { DEFAULT_PART_SIZE, DEFAULT_QUEUE_SIZE } from './process-object.js';
 import { csvHeaderOf, readFrom } from './large-file-job.js';
 import { byteCounter, stopBeforeTimeout, timeMarginMs } from './time-limit.js';
+import { recordRangeProgress } from './running-report.js';
 
 /** What a range counted, kept beside its answers as `tally/<index>.json`. */
 export interface RangeTally {
@@ -68,6 +69,8 @@ export interface SolveRangeOptions {
    * stopping margin is all the invocation has left). Tests hand over at once.
    */
   handOverAfterMs?: number;
+  /** How often the file's running report is brought up to date, at most (default RUNNING_REPORT_EVERY_MS; tests: every range). */
+  progressEveryMs?: number;
 }
 
 /** Solves one range of a job into its staging object and writes its tally. */
@@ -188,6 +191,20 @@ export async function solveRange(
         ContentType: 'application/json',
       }),
     );
+    // The report key shows how far the file is (running-report.ts). A redo comes after every range
+    // was counted once: it changes nothing there.
+    if (!range.redo)
+      await recordRangeProgress(
+        client,
+        job,
+        {
+          index: range.index,
+          start: range.start,
+          end: rangeTally.end,
+          rows: rangeTally.counts.rows,
+        },
+        options.progressEveryMs,
+      );
     logger.info(stoppedAt === undefined ? 'Range solved' : 'Range solved in part; the rest handed over', {
       sourceKey: job.sourceKey,
       range: range.index,

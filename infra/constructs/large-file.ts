@@ -276,6 +276,18 @@ export class LargeFile extends Construct {
         conditions: { Null: { 's3:if-match': 'false' } },
       }),
     );
+    // A superseded job takes back its own running report (functions/pipeline/running-report.ts),
+    // so a removed source's report key does not say `running` forever. Reports only, and again
+    // only deletes conditional on the ETag it read: never a final report landed meanwhile (a long
+    // key's report is under long-keys/, which the statement above covers on the same condition).
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        sid: 'WithdrawRunningReports',
+        actions: ['s3:DeleteObject'],
+        resources: [prefixes.reports, prefixes.batchReports].map((p) => props.bucket.arnForObjects(`${p}*`)),
+        conditions: { Null: { 's3:if-match': 'false' } },
+      }),
+    );
   }
 
   /** cdk-nag acknowledgements for the deliberate wildcards of both roles. */

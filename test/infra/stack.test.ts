@@ -210,7 +210,7 @@ describe('least privilege on the bucket', () => {
       's3:GetObject': ['batch/*', 'incoming/*', ...outputs, 'staging/*'].sort(),
       's3:PutObject': [...outputs, 'staging/*'],
       's3:AbortMultipartUpload': [...outputs, 'staging/*'],
-      's3:DeleteObject': ['batch-solved/*', 'long-keys/*', 'solved/*', 'staging/*'],
+      's3:DeleteObject': ['batch-reports/*', 'batch-solved/*', 'long-keys/*', 'reports/*', 'solved/*', 'staging/*'],
       's3:ListBucket': [''],
     });
   });
@@ -222,6 +222,15 @@ describe('least privilege on the bucket', () => {
     const answers = deletes.filter((s) => JSON.stringify(s.Resource).includes('solved/'));
     expect(answers).toHaveLength(1);
     expect(answers[0]).toMatchObject({ Condition: { Null: { 's3:if-match': 'false' } } });
+  });
+
+  it('the files function deletes reports (a superseded run taking back its running report) only with If-Match', () => {
+    const deletes = roleStatements('files').filter(
+      (s) => s.Effect === 'Allow' && ([] as string[]).concat(s.Action).includes('s3:DeleteObject'),
+    );
+    const reports = deletes.filter((s) => JSON.stringify(s.Resource).includes('reports/'));
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toMatchObject({ Condition: { Null: { 's3:if-match': 'false' } } });
   });
 
   it("the files function is denied writing run-reports/*, the batch run's own result files", () => {
