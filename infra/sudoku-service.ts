@@ -23,6 +23,7 @@ import { deadLetterQueue } from './constructs/queues.js';
 import { serviceNamePrefix } from './constructs/service-names.js';
 import { SolverFunction } from './constructs/solver-function.js';
 import { Storage } from './constructs/storage.js';
+import { FEATURE_FLAGS } from './feature-flags.js';
 import { handlerBundleDir } from './paths.js';
 import { apiRouteThrottles, defaults, functionPools, resolveSettings, type Settings } from './settings.js';
 
@@ -96,6 +97,7 @@ export class SudokuService extends Construct {
 
   constructor(scope: Construct, id: string, props: SudokuServiceProps = {}) {
     super(scope, id);
+    for (const [flag, value] of Object.entries(FEATURE_FLAGS)) this.node.setContext(flag, value);
     const settings = settingsOf(props);
     this.settings = settings;
     const bundleDir = props.bundleDir ?? handlerBundleDir;
@@ -136,6 +138,8 @@ export class SudokuService extends Construct {
     // answers 429 before Lambda throttles.
     const http = new HttpApi(this, 'Http', {
       handler: apiFunction,
+      // Named after the service, but in the stack's Default service, which keeps the name its API had.
+      ...(namePrefix === Stack.of(this).stackName ? {} : { apiName: `${namePrefix}-api` }),
       auth: settings.apiAuth,
       corsOrigins: settings.corsOrigins,
       routeThrottles: apiRouteThrottles(settings),
