@@ -42,6 +42,8 @@ interface Facts {
 
 interface Consumer {
   readonly dir: string;
+  /** What tsc says of test/infra/fixtures/consumer-types.ts in the app's folder ('' when it compiles). */
+  readonly typeErrors: string;
   readonly installed: string;
   readonly facts: Facts;
   readonly templates: Record<string, CloudFormationTemplate>;
@@ -50,6 +52,20 @@ interface Consumer {
 
 /** The packages the app needs beside ours, linked from the repository's install (no network, no copy). */
 const LINKED = ['aws-cdk-lib', 'constructs', 'cdk-nag'];
+
+/** A TypeScript user's settings for Node's ESM: the package's `exports` and its declarations decide the import. */
+const CONSUMER_TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
+  },
+  files: ['types.ts'],
+};
 
 async function packAndInstall(): Promise<Consumer> {
   for (const built of [
@@ -72,15 +88,19 @@ async function packAndInstall(): Promise<Consumer> {
   for (const name of LINKED)
     symlinkSync(path.join(root, 'node_modules', name), path.join(dir, 'node_modules', name), 'dir');
 
-  copyFileSync(path.join(root, 'test', 'infra', 'fixtures', 'consumer-app.mjs'), path.join(dir, 'app.mjs'));
+  const fixtures = path.join(root, 'test', 'infra', 'fixtures');
+  copyFileSync(path.join(fixtures, 'consumer-app.mjs'), path.join(dir, 'app.mjs'));
+  copyFileSync(path.join(fixtures, 'consumer-types.ts'), path.join(dir, 'types.ts'));
+  writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(CONSUMER_TSCONFIG));
   const outdir = path.join(dir, 'cdk.out');
   const factsFile = path.join(dir, 'facts.json');
-  let synthError: unknown;
-  try {
-    await run(process.execPath, ['app.mjs', outdir, factsFile], { cwd: dir, timeout: 150_000 });
-  } catch (error) {
-    synthError = error;
-  }
+  const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  // The synth and the type check at once: two processes, two cores.
+  const [synth, typeCheck] = await Promise.allSettled([
+    run(process.execPath, ['app.mjs', outdir, factsFile], { cwd: dir, timeout: 150_000 }),
+    run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: dir, timeout: 150_000 }),
+  ]);
+  const synthError = synth.status === 'rejected' ? synth.reason : undefined;
   const reportFile = path.join(outdir, 'validation-report.json');
   const violations = existsSync(reportFile)
     ? (
@@ -92,6 +112,10 @@ async function packAndInstall(): Promise<Consumer> {
     JSON.parse(readFileSync(path.join(outdir, `${stack}.template.json`), 'utf8')) as CloudFormationTemplate;
   return {
     dir,
+    typeErrors:
+      typeCheck.status === 'fulfilled'
+        ? ''
+        : String((typeCheck.reason as { stdout?: string }).stdout ?? typeCheck.reason),
     installed: path.join(dir, 'node_modules', 'sudoku-serverless'),
     facts: JSON.parse(readFileSync(factsFile, 'utf8')) as Facts,
     templates: synthError ? {} : { Shop: template('Shop'), Reports: template('Reports') },
@@ -111,6 +135,10 @@ describe('the packed package', () => {
       expect(existsSync(path.join(installed, file)), file).toBe(true);
     for (const folder of ['test', 'bench', 'twin', 'infra', 'functions', 'node_modules'])
       expect(existsSync(path.join(installed, folder)), folder).toBe(false);
+  });
+
+  it('gives TypeScript users the construct and its typed props: a mistyped, unknown or misspelt setting does not compile', () => {
+    expect(consumer.typeErrors).toBe('');
   });
 
   it('installs with no dependency of its own: the handler bundle holds what the functions run', () => {
