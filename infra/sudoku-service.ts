@@ -13,6 +13,7 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { SERVICE_NAME } from '../functions/contract/service-layout.js';
 import { Alarms } from './constructs/alarms.js';
 import { BatchRun, mapStates } from './constructs/batch-run.js';
 import { Dashboard } from './constructs/dashboard.js';
@@ -102,6 +103,10 @@ export class SudokuService extends Construct {
     this.settings = settings;
     const bundleDir = props.bundleDir ?? handlerBundleDir;
     const namePrefix = serviceNamePrefix(this);
+    const isStacksOwn = namePrefix === Stack.of(this).stackName;
+    // The functions' metrics carry their service name (the dashboard's dimension): one per service,
+    // so a dashboard counts its own puzzles; the stack's Default service keeps the name it had.
+    const serviceName = isStacksOwn ? SERVICE_NAME : `${SERVICE_NAME}-${namePrefix}`;
 
     // Storage: every input and output file, plus the bucket of its access logs.
     const storage = new Storage(this, 'Storage', settings);
@@ -113,7 +118,7 @@ export class SudokuService extends Construct {
     // pool, memory and timeout. The API function answers requests within API Gateway's 30 s; the
     // files function streams whole files (up to 900 s) and is the only one granted the bucket.
     const pools = functionPools(settings);
-    const common = { bundleDir, bucket, logRetentionDays: settings.logRetentionDays };
+    const common = { bundleDir, bucket, serviceName, logRetentionDays: settings.logRetentionDays };
     const apiFunction = new SolverFunction(this, 'ApiSolver', {
       ...common,
       purpose: 'api',
@@ -139,7 +144,7 @@ export class SudokuService extends Construct {
     const http = new HttpApi(this, 'Http', {
       handler: apiFunction,
       // Named after the service, but in the stack's Default service, which keeps the name its API had.
-      ...(namePrefix === Stack.of(this).stackName ? {} : { apiName: `${namePrefix}-api` }),
+      ...(isStacksOwn ? {} : { apiName: `${namePrefix}-api` }),
       auth: settings.apiAuth,
       corsOrigins: settings.corsOrigins,
       routeThrottles: apiRouteThrottles(settings),
@@ -241,6 +246,7 @@ export class SudokuService extends Construct {
 
     // The dashboard: the service at a glance.
     this.dashboard = new Dashboard(this, 'Dashboard', {
+      serviceName,
       api: http.api,
       apiFunction: { function: apiFunction, reservedConcurrency: settings.apiReservedConcurrency },
       filesFunction: { function: filesFunction, reservedConcurrency: settings.filesReservedConcurrency },

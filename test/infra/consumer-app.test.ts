@@ -5,7 +5,17 @@
 // service's requests as it decides the Sudoku stack's, and refuses each one the other's bucket and
 // state machine. One pack, one install and one synth serve every assertion.
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -67,12 +77,26 @@ const CONSUMER_TSCONFIG = {
   files: ['types.ts'],
 };
 
+/** The newest modification time of the sources the construct library is built from. */
+function newestSource(): number {
+  return Math.max(
+    ...['infra', path.join('functions', 'contract')].flatMap((dir) =>
+      readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.ts'))
+        .map((file) => statSync(path.join(root, dir, file)).mtimeMs),
+    ),
+  );
+}
+
 async function packAndInstall(): Promise<Consumer> {
-  for (const built of [
-    path.join(handlerBundleDir, 'index.mjs'),
-    path.join(root, 'dist', 'lib', 'construct', 'index.mjs'),
-  ])
+  const library = path.join(root, 'dist', 'lib', 'construct', 'index.mjs');
+  for (const built of [path.join(handlerBundleDir, 'index.mjs'), library])
     expect(existsSync(built), `${path.relative(root, built)} missing: run \`npm run build\``).toBe(true);
+  // What is packed is what was built: a library older than its sources would test old code.
+  expect(
+    statSync(library).mtimeMs,
+    'dist/lib/construct is older than its sources: run `npm run build`',
+  ).toBeGreaterThanOrEqual(newestSource());
   const scratch = mkdtempSync(path.join(tmpdir(), 'sudoku-consumer-'));
   const offline = ['--offline', '--no-audit', '--no-fund', '--ignore-scripts'];
   const packed = await run('npm', ['pack', '--json', '--pack-destination', scratch, ...offline], { cwd: root });

@@ -2,6 +2,7 @@
 // and two services in one stack, or in two stacks of one account, asking for no name twice.
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -114,6 +115,26 @@ describe('two services in one stack, and a third in another stack', () => {
       const env = JSON.stringify(Stack.of(service).resolve(fn.environment));
       expect(env).toContain(`:stateMachine:${largeFileName(service)}"`);
     }
+  });
+
+  it("count each service's own puzzles: its functions' metrics and its dashboard carry a service name of its own", () => {
+    const serviceNames = Object.values(services).map((service) => {
+      const names = [service.apiFunction, service.filesFunction].map(
+        (fn) =>
+          (
+            Stack.of(fn).resolve((fn.node.defaultChild as lambda.CfnFunction).environment) as {
+              variables: Record<string, string>;
+            }
+          ).variables.POWERTOOLS_SERVICE_NAME,
+      );
+      expect(names[0]).toBe(names[1]);
+      const body = JSON.stringify(
+        Stack.of(service).resolve((service.dashboard.node.defaultChild as cloudwatch.CfnDashboard).dashboardBody),
+      );
+      expect(body).toContain(`\\"service\\",\\"${names[0]}\\"`);
+      return names[0];
+    });
+    expect(new Set(serviceNames).size).toBe(3);
   });
 
   it("share the stack's one deploy-time notifications handler, and give it one log group", () => {
