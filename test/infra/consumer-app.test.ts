@@ -1,5 +1,5 @@
-// The package as a user gets it: packed (`npm pack`), installed offline into a CDK app outside the
-// repository, imported as `sudoku-serverless/construct` from plain JavaScript, with two services in
+// The package as a user gets it: packed (`npm run package`: scripts/pack.mjs, npm pack of the files
+// a user needs), installed offline into a CDK app outside the repository, imported as `sudoku-serverless/construct` from plain JavaScript, with two services in
 // one stack and a third in another (test/infra/fixtures/consumer-app.mjs). The app synthesizes with
 // cdk-nag clean, no two resources ask for the same name, and the twin's IAM evaluator decides each
 // service's requests as it decides the Sudoku stack's, and refuses each one the other's bucket and
@@ -52,6 +52,11 @@ interface Facts {
 
 interface Consumer {
   readonly dir: string;
+  /** The packages and commands the install put in the app's node_modules (before the peers are linked). */
+  readonly installedPackages: readonly string[];
+  readonly bins: readonly string[];
+  /** What the installed `sudoku --help` prints. */
+  readonly commandHelp: string;
   /** What tsc says of test/infra/fixtures/consumer-types.ts in the app's folder ('' when it compiles). */
   readonly typeErrors: string;
   readonly installed: string;
@@ -98,17 +103,23 @@ async function packAndInstall(): Promise<Consumer> {
     'dist/lib/construct is older than its sources: run `npm run build`',
   ).toBeGreaterThanOrEqual(newestSource());
   const scratch = mkdtempSync(path.join(tmpdir(), 'sudoku-consumer-'));
-  const offline = ['--offline', '--no-audit', '--no-fund', '--ignore-scripts'];
-  const packed = await run('npm', ['pack', '--json', '--pack-destination', scratch, ...offline], { cwd: root });
-  const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }];
+  // Packed as `npm run package` packs it (scripts/pack.mjs), installed as a user installs a tarball, offline.
+  const packed = await run(process.execPath, [path.join(root, 'scripts', 'pack.mjs'), scratch], { cwd: root });
+  const tarball = packed.stdout.trim();
 
   const dir = path.join(scratch, 'app');
   mkdirSync(dir);
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  // The pinned Node binaries are the repository's own dev tooling (optionalDependencies): not installed.
-  await run('npm', ['install', ...offline, '--omit=optional', '--legacy-peer-deps', path.join(scratch, filename)], {
-    cwd: dir,
-  });
+  // The peers are the app's own to bring (linked below), not npm's to fetch.
+  await run(
+    'npm',
+    ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--legacy-peer-deps', tarball],
+    {
+      cwd: dir,
+    },
+  );
+  const installedPackages = readdirSync(path.join(dir, 'node_modules')).filter((name) => !name.startsWith('.'));
+  const bins = readdirSync(path.join(dir, 'node_modules', '.bin'));
   for (const name of LINKED)
     symlinkSync(path.join(root, 'node_modules', name), path.join(dir, 'node_modules', name), 'dir');
 
@@ -134,8 +145,12 @@ async function packAndInstall(): Promise<Consumer> {
   if (synthError && violations.length === 0) throw synthError;
   const template = (stack: string) =>
     JSON.parse(readFileSync(path.join(outdir, `${stack}.template.json`), 'utf8')) as CloudFormationTemplate;
+  const command = await run(path.join(dir, 'node_modules', '.bin', 'sudoku'), ['--help'], { cwd: dir });
   return {
     dir,
+    installedPackages,
+    bins,
+    commandHelp: command.stdout + command.stderr,
     typeErrors:
       typeCheck.status === 'fulfilled'
         ? ''
@@ -165,13 +180,17 @@ describe('the packed package', () => {
     expect(consumer.typeErrors).toBe('');
   });
 
-  it('installs with no dependency of its own: the handler bundle holds what the functions run', () => {
+  it("installs nothing but itself and its command: the bundles hold what the functions and the command run, and the repository's pinned Node stays out", () => {
     const manifest = JSON.parse(readFileSync(path.join(consumer.installed, 'package.json'), 'utf8')) as Record<
       string,
       unknown
     >;
-    expect(manifest.dependencies).toBeUndefined();
+    for (const field of ['dependencies', 'optionalDependencies', 'devDependencies', 'scripts'])
+      expect(manifest[field], field).toBeUndefined();
     expect(Object.keys(manifest.peerDependencies as object).sort()).toEqual(['aws-cdk-lib', 'constructs']);
+    expect(consumer.installedPackages).toEqual(['sudoku-serverless']);
+    expect(consumer.bins).toEqual(['sudoku']);
+    expect(consumer.commandHelp).toMatch(/^Usage: sudoku solve/);
   });
 });
 
