@@ -12,6 +12,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
@@ -21,7 +22,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OUTPUT_PREFIXES, prefixes, RUN_REPORTS_PREFIX } from '../../functions/contract/service-layout.js';
 import { handlerBundleDir, root } from '../../infra/paths.js';
 import { readSettings } from '../../infra/settings.js';
@@ -166,6 +167,10 @@ let consumer: Consumer;
 beforeAll(async () => {
   consumer = await packAndInstall();
 }, 240_000);
+afterAll(() => {
+  // The tarball, the app with its install and its cdk.out: the links into the repository go with it, not their targets.
+  if (consumer) rmSync(path.dirname(consumer.dir), { recursive: true, force: true });
+});
 
 describe('the packed package', () => {
   it('ships the handler bundle, the construct library and its types, and no tests, bench or twin', () => {
