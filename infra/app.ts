@@ -2,15 +2,11 @@
 // AwsSolutions checks on every synth, so an unexplained finding fails `npx cdk synth`.
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { handlerBundleDir } from './paths.js';
-import { readSettings } from './settings.js';
 import { SudokuStack } from './sudoku-stack.js';
 
 const app = new App();
 new SudokuStack(app, 'Sudoku', {
   description: 'Sudoku solving service: HTTP API, S3 uploads and a scheduled batch, one Lambda function',
-  settings: readSettings(app.node),
-  bundleDir: handlerBundleDir,
 });
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
 app.synth();

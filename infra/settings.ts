@@ -1,6 +1,8 @@
-// Deployer-facing settings: every knob of the stack, read from CDK context (`npx cdk deploy -c key=value`,
-// or a `context` entry added to cdk.json) with a default chosen on purpose, written here and only here. Values are checked here, once,
-// so a typo fails the synth with a clear message instead of deploying something surprising.
+// Deployer-facing settings: every knob of the service, read from CDK context (`npx cdk deploy -c key=value`,
+// or a `context` entry added to cdk.json) by the Sudoku stack, or given as the SudokuService construct's props, with
+// a default chosen on purpose, written here and only here. Values are checked here, once, the same way and
+// with the same messages for both, so a typo fails the synth with a clear message instead of deploying
+// something surprising.
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { API_WORST_CASE_MS } from '../functions/contract/api-capacity.js';
@@ -322,9 +324,15 @@ export function filesDemand(
   return s.filesEventConcurrency + 2 * s.batchMaxConcurrency + s.largeFileMaxConcurrency;
 }
 
+/**
+ * Where raw setting values come from: CDK context (strings from `-c key=value`, JSON values from
+ * cdk.json) or the construct's props. `undefined` means unset: the default applies.
+ */
+export type SettingSource = (key: string) => unknown;
+
 /** Context values arrive as strings from `-c key=value` and as JSON values from cdk.json. */
-function integer(node: Node, key: keyof Settings, fallback: number, min: number, max: number): number {
-  const raw: unknown = node.tryGetContext(key);
+function integer(source: SettingSource, key: keyof Settings, fallback: number, min: number, max: number): number {
+  const raw: unknown = source(key);
   if (raw === undefined) return fallback;
   const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
@@ -338,8 +346,14 @@ function integer(node: Node, key: keyof Settings, fallback: number, min: number,
  * (functions/contract/batch-limits.ts): past it a child fails with States.DataLimitExceeded, which
  * no catch sees, and its files fail on every run.
  */
-function batchItemsPerInvocation(node: Node): number {
-  const value = integer(node, 'batchItemsPerInvocation', defaults.batchItemsPerInvocation, 1, Number.MAX_SAFE_INTEGER);
+function batchItemsPerInvocation(source: SettingSource): number {
+  const value = integer(
+    source,
+    'batchItemsPerInvocation',
+    defaults.batchItemsPerInvocation,
+    1,
+    Number.MAX_SAFE_INTEGER,
+  );
   if (value > MAX_ITEMS_PER_BATCH) {
     const entry = Math.max(MAX_ITEM_ENTRY_BYTES, MAX_RESULT_ENTRY_BYTES);
     throw new Error(
@@ -352,16 +366,16 @@ function batchItemsPerInvocation(node: Node): number {
   return value;
 }
 
-function boolean(node: Node, key: keyof Settings, fallback: boolean): boolean {
-  const raw: unknown = node.tryGetContext(key);
+function boolean(source: SettingSource, key: keyof Settings, fallback: boolean): boolean {
+  const raw: unknown = source(key);
   if (raw === undefined) return fallback;
   if (raw === true || raw === 'true') return true;
   if (raw === false || raw === 'false') return false;
   throw new Error(`context "${key}" must be true or false, got ${JSON.stringify(raw)}`);
 }
 
-function text(node: Node, key: keyof Settings, fallback: string, pattern: RegExp): string {
-  const raw: unknown = node.tryGetContext(key);
+function text(source: SettingSource, key: keyof Settings, fallback: string, pattern: RegExp): string {
+  const raw: unknown = source(key);
   if (raw === undefined) return fallback;
   if (typeof raw !== 'string' || !pattern.test(raw)) {
     throw new Error(`context "${key}" must match ${pattern}, got ${JSON.stringify(raw)}`);
@@ -370,8 +384,8 @@ function text(node: Node, key: keyof Settings, fallback: string, pattern: RegExp
 }
 
 /** `*`, or origins as browsers send them (scheme://host[:port], no path), from a comma-separated string or a JSON array. */
-function origins(node: Node, key: keyof Settings, fallback: readonly string[]): readonly string[] {
-  const raw: unknown = node.tryGetContext(key);
+function origins(source: SettingSource, key: keyof Settings, fallback: readonly string[]): readonly string[] {
+  const raw: unknown = source(key);
   if (raw === undefined) return fallback;
   const list = typeof raw === 'string' ? raw.split(',').map((o) => o.trim()) : raw;
   const origin = /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i;
@@ -389,8 +403,8 @@ function origins(node: Node, key: keyof Settings, fallback: readonly string[]): 
 }
 
 /** CloudWatch Logs accepts only some retention periods (1, 3, 5, 7, 14, 30, 60, 90, ... days). */
-function retention(node: Node, fallback: number): number {
-  const value = integer(node, 'logRetentionDays', fallback, 1, 3653);
+function retention(source: SettingSource, fallback: number): number {
+  const value = integer(source, 'logRetentionDays', fallback, 1, 3653);
   const allowed = Object.values(RetentionDays).filter(
     (v): v is number => typeof v === 'number' && v !== RetentionDays.INFINITE,
   );
@@ -400,8 +414,8 @@ function retention(node: Node, fallback: number): number {
   return value;
 }
 
-function email(node: Node, key: keyof Settings, fallback: string): string {
-  const raw: unknown = node.tryGetContext(key);
+function email(source: SettingSource, key: keyof Settings, fallback: string): string {
+  const raw: unknown = source(key);
   if (raw === undefined || raw === '') return fallback;
   if (typeof raw !== 'string' || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(raw)) {
     throw new Error(`context "${key}" must be an email address, got ${JSON.stringify(raw)}`);
@@ -416,24 +430,32 @@ export function readSettings(node: Node): Settings {
       throw new Error(`context "${old}" is now two settings, ${replacement} (one per function); set those instead`);
     }
   }
-  const apiTimeoutSeconds = integer(node, 'apiTimeoutSeconds', defaults.apiTimeoutSeconds, 3, 29);
-  const apiReservedConcurrency = integer(node, 'apiReservedConcurrency', defaults.apiReservedConcurrency, 0, 10000);
-  const apiAuth = text(node, 'apiAuth', defaults.apiAuth, /^(none|iam)$/) as ApiAuth;
+  return resolveSettings((key) => node.tryGetContext(key));
+}
+
+/**
+ * Every setting from `source` (context, or the construct's props), each checked, the unset ones
+ * derived or defaulted, then the ones that must agree checked together (checkConcurrency).
+ */
+export function resolveSettings(source: SettingSource): Settings {
+  const apiTimeoutSeconds = integer(source, 'apiTimeoutSeconds', defaults.apiTimeoutSeconds, 3, 29);
+  const apiReservedConcurrency = integer(source, 'apiReservedConcurrency', defaults.apiReservedConcurrency, 0, 10000);
+  const apiAuth = text(source, 'apiAuth', defaults.apiAuth, /^(none|iam)$/) as ApiAuth;
   const small: SmallRouteSettings = {
     apiAuth,
-    apiGradeRateLimit: integer(node, 'apiGradeRateLimit', defaults.apiGradeRateLimit, 1, 10000),
-    apiHintRateLimit: integer(node, 'apiHintRateLimit', defaults.apiHintRateLimit, 1, 10000),
-    apiPuzzleRateLimit: integer(node, 'apiPuzzleRateLimit', defaults.apiPuzzleRateLimit, 1, 10000),
+    apiGradeRateLimit: integer(source, 'apiGradeRateLimit', defaults.apiGradeRateLimit, 1, 10000),
+    apiHintRateLimit: integer(source, 'apiHintRateLimit', defaults.apiHintRateLimit, 1, 10000),
+    apiPuzzleRateLimit: integer(source, 'apiPuzzleRateLimit', defaults.apiPuzzleRateLimit, 1, 10000),
   };
   const filesReservedConcurrency = integer(
-    node,
+    source,
     'filesReservedConcurrency',
     defaults.filesReservedConcurrency,
     0,
     10000,
   );
   const unreservedConcurrencyShare = integer(
-    node,
+    source,
     'unreservedConcurrencyShare',
     defaults.unreservedConcurrencyShare,
     1,
@@ -441,49 +463,49 @@ export function readSettings(node: Node): Settings {
   );
   const pools = functionPools({ apiReservedConcurrency, filesReservedConcurrency, unreservedConcurrencyShare });
   const throttle = derivedThrottle(pools.api, small);
-  const s3Events = text(node, 's3Events', defaults.s3Events, /^(notification|eventbridge|sqs)$/) as S3EventRoute;
+  const s3Events = text(source, 's3Events', defaults.s3Events, /^(notification|eventbridge|sqs)$/) as S3EventRoute;
   const derived = filesPoolShares(pools.files);
   const events = integer(
-    node,
+    source,
     'filesEventConcurrency',
     derived.events,
     s3Events === 'sqs' ? LAMBDA_SQS_MAX_CONCURRENCY.min : 1,
     LAMBDA_SQS_MAX_CONCURRENCY.max,
   );
-  const batch = integer(node, 'batchMaxConcurrency', derived.batch, 1, SFN_MAP_MAX_CONCURRENCY);
+  const batch = integer(source, 'batchMaxConcurrency', derived.batch, 1, SFN_MAP_MAX_CONCURRENCY);
   const shares = filesPoolShares(pools.files, { events, batch });
   const settings: Settings = {
-    apiMemoryMb: integer(node, 'apiMemoryMb', defaults.apiMemoryMb, 128, 10240),
+    apiMemoryMb: integer(source, 'apiMemoryMb', defaults.apiMemoryMb, 128, 10240),
     apiTimeoutSeconds,
     apiReservedConcurrency,
-    apiRateLimit: integer(node, 'apiRateLimit', throttle.rate, 1, 10000),
-    apiBurstLimit: integer(node, 'apiBurstLimit', throttle.burst, 1, 5000),
+    apiRateLimit: integer(source, 'apiRateLimit', throttle.rate, 1, 10000),
+    apiBurstLimit: integer(source, 'apiBurstLimit', throttle.burst, 1, 5000),
     ...small,
-    filesMemoryMb: integer(node, 'filesMemoryMb', defaults.filesMemoryMb, 128, 10240),
-    filesTimeoutSeconds: integer(node, 'filesTimeoutSeconds', defaults.filesTimeoutSeconds, 30, 900),
+    filesMemoryMb: integer(source, 'filesMemoryMb', defaults.filesMemoryMb, 128, 10240),
+    filesTimeoutSeconds: integer(source, 'filesTimeoutSeconds', defaults.filesTimeoutSeconds, 30, 900),
     filesReservedConcurrency,
     unreservedConcurrencyShare,
     filesEventConcurrency: events,
-    corsOrigins: origins(node, 'corsOrigins', defaults.corsOrigins),
-    inputExpirationDays: integer(node, 'inputExpirationDays', defaults.inputExpirationDays, 1, 3650),
-    outputExpirationDays: integer(node, 'outputExpirationDays', defaults.outputExpirationDays, 1, 3650),
-    logRetentionDays: retention(node, defaults.logRetentionDays),
-    batchLogAll: boolean(node, 'batchLogAll', defaults.batchLogAll),
-    alarmEmail: email(node, 'alarmEmail', defaults.alarmEmail),
-    retainBucket: boolean(node, 'retainBucket', defaults.retainBucket),
-    batchSchedule: text(node, 'batchSchedule', defaults.batchSchedule, /^(cron|rate|at)\(.+\)$/),
-    sweepSchedule: text(node, 'sweepSchedule', defaults.sweepSchedule, /^(cron|rate|at)\(.+\)$/),
-    batchScheduleTimezone: text(node, 'batchScheduleTimezone', defaults.batchScheduleTimezone, /^[A-Za-z_+\-/0-9]+$/),
+    corsOrigins: origins(source, 'corsOrigins', defaults.corsOrigins),
+    inputExpirationDays: integer(source, 'inputExpirationDays', defaults.inputExpirationDays, 1, 3650),
+    outputExpirationDays: integer(source, 'outputExpirationDays', defaults.outputExpirationDays, 1, 3650),
+    logRetentionDays: retention(source, defaults.logRetentionDays),
+    batchLogAll: boolean(source, 'batchLogAll', defaults.batchLogAll),
+    alarmEmail: email(source, 'alarmEmail', defaults.alarmEmail),
+    retainBucket: boolean(source, 'retainBucket', defaults.retainBucket),
+    batchSchedule: text(source, 'batchSchedule', defaults.batchSchedule, /^(cron|rate|at)\(.+\)$/),
+    sweepSchedule: text(source, 'sweepSchedule', defaults.sweepSchedule, /^(cron|rate|at)\(.+\)$/),
+    batchScheduleTimezone: text(source, 'batchScheduleTimezone', defaults.batchScheduleTimezone, /^[A-Za-z_+\-/0-9]+$/),
     batchMaxConcurrency: batch,
-    batchItemsPerInvocation: batchItemsPerInvocation(node),
+    batchItemsPerInvocation: batchItemsPerInvocation(source),
     batchToleratedFailurePercent: integer(
-      node,
+      source,
       'batchToleratedFailurePercent',
       defaults.batchToleratedFailurePercent,
       0,
       100,
     ),
-    largeFileMaxConcurrency: integer(node, 'largeFileMaxConcurrency', shares.largeFile, 1, SFN_MAP_MAX_CONCURRENCY),
+    largeFileMaxConcurrency: integer(source, 'largeFileMaxConcurrency', shares.largeFile, 1, SFN_MAP_MAX_CONCURRENCY),
     s3Events,
   };
   checkConcurrency(settings);

@@ -10,3 +10,11 @@ export function bundleOptions(name: string): Record<string, unknown>;
 export const handlerBundleDir: string;
 /** The Lambda bundle's entry module, `index.handler`'s file. */
 export const handlerBundle: string;
+/** The package's libraries: name -> entry, each imported as `sudoku-serverless/<name>`. */
+export const libraries: Record<string, string>;
+/** Where a library is built (dist/lib/<name>). */
+export function libraryDir(name: string): string;
+/** esbuild options of one library. */
+export function libraryOptions(name: string): Record<string, unknown>;
+/** The libraries' declarations (dist/types), mirroring the sources. */
+export const typesDir: string;

@@ -1,5 +1,6 @@
 // The one definition of how the code is bundled. `npm run build`, the tests, the benchmark and the
-// CDK stack all go through this file, so what is tested is byte for byte what is deployed.
+// CDK stack all go through this file, so what is tested is byte for byte what is deployed. The
+// package's libraries (`sudoku-serverless/construct`, ...) are listed and built here too.
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -90,3 +91,71 @@ export function bundleOptions(name) {
 export const handlerBundleDir = path.join(root, 'dist', 'handler');
 /** The Lambda bundle's entry module (`index.handler` is its `handler` export). */
 export const handlerBundle = path.join(handlerBundleDir, 'index.mjs');
+
+/**
+ * The package's libraries: name -> entry. Each is imported as `sudoku-serverless/<name>` (package.json
+ * "exports" maps `./*` to dist/lib/<name>/), bundled to dist/lib/<name>/index.mjs with its types
+ * beside it (scripts/library-types.mjs): adding a library is one line here.
+ */
+export const libraries = {
+  construct: 'infra/index.ts',
+  client: 'functions/client/index.ts',
+};
+
+/** Libraries that run in browsers as well as Node (fetch only): built for no platform in particular. */
+const anyPlatform = new Set(['client']);
+
+/** Where a library is built: its index.mjs (and .map) and index.d.ts. */
+export const libraryDir = (name) => path.join(root, 'dist', 'lib', name);
+/** The libraries' declarations, mirroring the sources; each library's index.d.ts re-exports its entry's. */
+export const typesDir = path.join(root, 'dist', 'types');
+
+/**
+ * In a library, this file's paths are those of the installed package: scripts/ is not shipped (it
+ * needs esbuild), so a module with the same exports stands in for it, finding dist/handler (the
+ * construct's asset) from where the library's index.mjs lies.
+ */
+function installedLayout(outdir) {
+  const fromOutdir = (to) => JSON.stringify(path.relative(outdir, to));
+  const contents = [
+    "import path from 'node:path';",
+    "import { fileURLToPath } from 'node:url';",
+    'const here = path.dirname(fileURLToPath(import.meta.url));',
+    `export const root = path.resolve(here, ${fromOutdir(root)});`,
+    `export const handlerBundleDir = path.resolve(here, ${fromOutdir(handlerBundleDir)});`,
+    `export const handlerBundle = path.resolve(here, ${fromOutdir(handlerBundle)});`,
+  ].join('\n');
+  return {
+    name: 'installed-layout',
+    setup(build) {
+      build.onResolve({ filter: /[\\/]bundles\.mjs$/ }, () => ({ path: 'bundles', namespace: 'installed-layout' }));
+      build.onLoad({ filter: /.*/, namespace: 'installed-layout' }, () => ({
+        contents,
+        loader: 'js',
+        resolveDir: outdir,
+      }));
+    },
+  };
+}
+
+/**
+ * esbuild options of one library: ESM for Node 22+, readable (not minified: a user may step into
+ * it), every package left to the user's install (aws-cdk-lib and constructs are peer dependencies).
+ */
+export function libraryOptions(name) {
+  const outdir = libraryDir(name);
+  return {
+    entryPoints: { index: path.join(root, libraries[name]) },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: anyPlatform.has(name) ? 'neutral' : 'node',
+    format: 'esm',
+    target: 'node22',
+    packages: 'external',
+    sourcemap: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    plugins: [installedLayout(outdir)],
+  };
+}

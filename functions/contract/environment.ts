@@ -7,7 +7,7 @@
  * them), so this module imports nothing.
  */
 export const ENV = {
-  /** Powertools' service name on every log line and metric; the stack sets it to SERVICE_NAME. */
+  /** Powertools' service name on every log line and metric; the SudokuService sets it (SERVICE_NAME in the Sudoku stack). */
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   /** The CloudWatch namespace of the function's metrics; the stack sets it to METRICS_NAMESPACE. */
   metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',

@@ -162,7 +162,7 @@ export function isRunMode(value: unknown): value is RunMode {
   return value === 'batch' || value === 'sweep';
 }
 
-/** Used when POWERTOOLS_SERVICE_NAME is not set (locally, in tests); the stack sets this same name in AWS. */
+/** Used when POWERTOOLS_SERVICE_NAME is not set (locally, in tests); the Sudoku stack sets this same name in AWS (another SudokuService: SERVICE_NAME-<its name prefix>). */
 export const SERVICE_NAME = 'sudoku';
 /** CloudWatch metrics namespace, the stack's and the local default. */
 export const METRICS_NAMESPACE = 'Sudoku';

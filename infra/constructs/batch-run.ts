@@ -46,6 +46,8 @@ export interface BatchRunProps {
   /** The service's own bucket and files function (not imported ones: their logical IDs name nag findings). */
   readonly bucket: s3.Bucket;
   readonly handler: lambda.Function;
+  /** What the names the template gives start with (service-names.ts: serviceNamePrefix). */
+  readonly namePrefix: string;
   readonly maxConcurrency: number;
   readonly itemsPerInvocation: number;
   readonly toleratedFailurePercent: number;
@@ -159,7 +161,7 @@ export class BatchRun extends Construct {
       .otherwise(map('batch'));
 
     // Errors (or, with batchLogAll, every event with its data) in CloudWatch Logs, and X-Ray traces.
-    this.logGroup = vendedLogGroup(this, 'Logs', 'run', props.logRetentionDays);
+    this.logGroup = vendedLogGroup(this, 'Logs', `${props.namePrefix}-run`, props.logRetentionDays);
     this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
       comment: `Sudoku batch run: solve every file under ${prefixes.batch} (or, mode sweep, ${prefixes.incoming})`,
       definitionBody: sfn.DefinitionBody.fromChainable(choose),
@@ -202,7 +204,10 @@ export class BatchRun extends Construct {
       stateMachineType: sfn.StateMachineType.STANDARD,
       timeout: Duration.minutes(5),
       tracingEnabled: true,
-      logs: stateMachineLogs(vendedLogGroup(this, 'StarterLogs', 'starter', props.logRetentionDays), props.logAll),
+      logs: stateMachineLogs(
+        vendedLogGroup(this, 'StarterLogs', `${props.namePrefix}-starter`, props.logRetentionDays),
+        props.logAll,
+      ),
     });
 
     // The schedules: batch daily, sweep daily an hour later. A start that fails is retried, then

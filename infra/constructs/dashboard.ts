@@ -7,7 +7,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../../functions/contract/service-layout.js';
+import { METRIC, METRICS_NAMESPACE } from '../../functions/contract/service-layout.js';
 
 /** One function, with the concurrency reserved for it (0 = none). */
 export interface DashboardFunction {
@@ -16,6 +16,8 @@ export interface DashboardFunction {
 }
 
 export interface DashboardProps {
+  /** The functions' Powertools service name: their metrics' `service` dimension. */
+  readonly serviceName: string;
   readonly api: apigw.HttpApi;
   readonly apiFunction: DashboardFunction;
   readonly filesFunction: DashboardFunction;
@@ -31,13 +33,13 @@ const minute = Duration.minutes(1);
 
 /**
  * A metric the function emits through Powertools (EMF): the namespace, and the one dimension
- * Powertools adds, `service` (POWERTOOLS_SERVICE_NAME, which the stack sets to SERVICE_NAME).
+ * Powertools adds, `service` (POWERTOOLS_SERVICE_NAME, which the service sets on its functions).
  */
-function solverMetric(name: string, label: string): cloudwatch.Metric {
+function solverMetric(serviceName: string, name: string, label: string): cloudwatch.Metric {
   return new cloudwatch.Metric({
     namespace: METRICS_NAMESPACE,
     metricName: name,
-    dimensionsMap: { service: SERVICE_NAME },
+    dimensionsMap: { service: serviceName },
     statistic: cloudwatch.Stats.SUM,
     period: minute,
     label,
@@ -51,9 +53,9 @@ export class Dashboard extends Construct {
     super(scope, id);
     const { api, stateMachine } = props;
     const sum = { statistic: cloudwatch.Stats.SUM, period: minute };
-    const solved = solverMetric(METRIC.boardsSolved, 'solved');
-    const failed = solverMetric(METRIC.boardsFailed, 'failed');
-    const solveMicros = solverMetric(METRIC.solveTime, 'solve time');
+    const solved = solverMetric(props.serviceName, METRIC.boardsSolved, 'solved');
+    const failed = solverMetric(props.serviceName, METRIC.boardsFailed, 'failed');
+    const solveMicros = solverMetric(props.serviceName, METRIC.solveTime, 'solve time');
 
     const childExecutions = (metricName: string, label: string, statistic = cloudwatch.Stats.SUM) =>
       props.mapLabels.map(
@@ -120,9 +122,9 @@ export class Dashboard extends Construct {
             title: 'Files per minute: solved, rejected (not puzzles), failed (retried); files function errors',
             width: 12,
             left: [
-              solverMetric(METRIC.filesSolved, 'files solved'),
-              solverMetric(METRIC.filesRejected, 'files rejected'),
-              solverMetric(METRIC.filesFailed, 'files failed'),
+              solverMetric(props.serviceName, METRIC.filesSolved, 'files solved'),
+              solverMetric(props.serviceName, METRIC.filesRejected, 'files rejected'),
+              solverMetric(props.serviceName, METRIC.filesFailed, 'files failed'),
               props.filesFunction.function.metricInvocations({ ...sum, label: 'function invocations' }),
               props.filesFunction.function.metricErrors({ ...sum, label: 'function errors' }),
             ],

@@ -14,6 +14,8 @@ import { type ApiAuth, PREFLIGHT_ROUTE, type RouteThrottle } from '../settings.j
 
 export interface HttpApiProps {
   readonly handler: lambda.Function;
+  /** The API's name in the console (API Gateway lets names repeat, people do not); CDK's default is the construct's id. */
+  readonly apiName?: string;
   readonly auth: ApiAuth;
   /** Origins allowed by CORS (`*` for any). */
   readonly corsOrigins: readonly string[];
@@ -81,6 +83,7 @@ export class HttpApi extends Construct {
     // CORS from the corsOrigins setting; the IAM signing headers are allowed for the iam mode. The
     // function answers the preflights API Gateway passes on with the same values (one source: CORS).
     this.api = new apigw.HttpApi(this, 'Api', {
+      ...(props.apiName === undefined ? {} : { apiName: props.apiName }),
       description: `Sudoku solver: ${API_ROUTE_NAMES.filter((name) => name !== 'page')
         .map(routeKey)
         .join(', ')}, and a web page at ${routeKey('page')}`,

@@ -2,11 +2,12 @@
 // files function writes the ranges' manifest under staging/ and starts this state machine; its
 // Distributed Map hands each range to the files function, many at once; `finish` either names
 // ranges to solve again (once) or assembles the output; any failure ends in `fail`, so the file
-// always gets its report. The machine has a fixed name, so the function can be told its ARN
-// without a Ref: the machine's definition already names the function, and a Ref both ways is a
-// CloudFormation circular dependency.
+// always gets its report. The machine has a name given in the template (service-names.ts: from the
+// service's place, so two services never share it), so the function can be told its ARN without a
+// Ref: the machine's definition already names the function, and a Ref both ways is a CloudFormation
+// circular dependency.
 import { createHash } from 'node:crypto';
-import { ArnFormat, Duration, Stack, Token, Validations } from 'aws-cdk-lib';
+import { ArnFormat, Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
@@ -40,18 +41,22 @@ const NAME_SUFFIX = '-large-file';
 /** Step Functions' longest state machine name. */
 const MAX_NAME = 80;
 
-/** `<stack>-large-file`, or for a stack name too long for it, its start and a hash of the whole name. */
-export function largeFileStateMachineName(stackName: string): string {
-  if (Token.isUnresolved(stackName)) throw new Error('the large-file state machine needs a literal stack name');
-  if (stackName.length + NAME_SUFFIX.length <= MAX_NAME) return `${stackName}${NAME_SUFFIX}`;
-  const hash = createHash('sha256').update(stackName).digest('hex').slice(0, 8);
-  return `${stackName.slice(0, MAX_NAME - NAME_SUFFIX.length - hash.length - 1)}-${hash}${NAME_SUFFIX}`;
+/**
+ * `<prefix>-large-file` (the service's name prefix: service-names.ts), or for a prefix too long for
+ * it, its start and a hash of the whole prefix.
+ */
+export function largeFileStateMachineName(namePrefix: string): string {
+  if (namePrefix.length + NAME_SUFFIX.length <= MAX_NAME) return `${namePrefix}${NAME_SUFFIX}`;
+  const hash = createHash('sha256').update(namePrefix).digest('hex').slice(0, 8);
+  return `${namePrefix.slice(0, MAX_NAME - NAME_SUFFIX.length - hash.length - 1)}-${hash}${NAME_SUFFIX}`;
 }
 
 export interface LargeFileProps {
   /** The service's own bucket and files function (their logical IDs name nag findings). */
   readonly bucket: s3.Bucket;
   readonly handler: lambda.Function;
+  /** What the names the template gives start with (service-names.ts: serviceNamePrefix). */
+  readonly namePrefix: string;
   readonly maxConcurrency: number;
   readonly logRetentionDays: number;
   /** Log every event with its data (`ALL`), or errors only (`ERROR`). */
@@ -86,7 +91,9 @@ const payload = (kind: LargeFileEvent['largeFile'], fields: Record<string, strin
 
 export class LargeFile extends Construct {
   readonly stateMachine: sfn.StateMachine;
-  /** Built from the fixed name, so the files function's environment and grant need no Ref to the machine. */
+  /** The name the template gives the machine (largeFileStateMachineName). */
+  readonly stateMachineName: string;
+  /** Built from the given name, so the files function's environment and grant need no Ref to the machine. */
   readonly stateMachineArn: string;
   /** The executions the files function starts: `execution:<machine>:file-*`. */
   readonly fileExecutionsArn: string;
@@ -94,7 +101,8 @@ export class LargeFile extends Construct {
   constructor(scope: Construct, id: string, props: LargeFileProps) {
     super(scope, id);
     const stack = Stack.of(this);
-    const name = largeFileStateMachineName(stack.stackName);
+    const name = largeFileStateMachineName(props.namePrefix);
+    this.stateMachineName = name;
     this.stateMachineArn = stack.formatArn({
       service: 'states',
       resource: 'stateMachine',
@@ -221,7 +229,7 @@ export class LargeFile extends Construct {
       timeout: Duration.days(LARGE_FILE_TIMEOUT_DAYS),
       tracingEnabled: true,
       logs: parts.stateMachineLogs(
-        parts.vendedLogGroup(this, 'Logs', 'large-file', props.logRetentionDays),
+        parts.vendedLogGroup(this, 'Logs', `${props.namePrefix}-large-file`, props.logRetentionDays),
         props.logAll,
       ),
     });
@@ -302,9 +310,8 @@ export class LargeFile extends Construct {
       id: staging,
       reason: `A job's work objects are named by its id at run time; the wildcard covers only the ${prefixes.staging} prefix of the service's own bucket.`,
     });
-    const name = largeFileStateMachineName(Stack.of(this).stackName);
     Validations.of((props.handler.role as iam.Role).node.findChild('DefaultPolicy')).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:${name}:${LARGE_FILE_EXECUTION_PREFIX}*]`,
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:${this.stateMachineName}:${LARGE_FILE_EXECUTION_PREFIX}*]`,
       reason:
         "A file's runs are named by its version and attempt at run time; DescribeExecution only, on this machine's file runs.",
     });

@@ -15,7 +15,6 @@ import {
   prefixes,
   OUTPUT_PREFIXES,
   RUN_REPORTS_PREFIX,
-  SERVICE_NAME,
   SOLVER_THREADS_ENV,
   solverThreadsForMemory,
 } from '../../functions/contract/service-layout.js';
@@ -39,6 +38,8 @@ export interface SolverFunctionProps {
    */
   readonly unreservedPool: number;
   readonly logRetentionDays: number;
+  /** Powertools' service name: the `service` of every log line and the dimension of every metric it emits. */
+  readonly serviceName: string;
 }
 
 const descriptions: Record<FunctionPurpose, string> = {
@@ -95,7 +96,7 @@ export class SolverFunction extends Construct {
       tracing: lambda.Tracing.ACTIVE,
       recursiveLoop: lambda.RecursiveLoop.TERMINATE,
       environment: {
-        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        POWERTOOLS_SERVICE_NAME: props.serviceName,
         POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
         POWERTOOLS_LOG_LEVEL: 'INFO',
         NODE_OPTIONS: '--enable-source-maps',

@@ -45,13 +45,13 @@ export function retryThrottling(task: sfn.TaskStateBase, retry: ThrottleRetry): 
  * A log group under /aws/vendedlogs/states/: Step Functions delivers logs through CloudWatch's
  * vended-logs path, and names there are covered by one account-wide resource policy instead of
  * a policy entry per group (that policy's 5,120-character limit fails deploys in busy accounts).
- * The stack ID's unique suffix keeps the name free when the stack is deleted and created again.
+ * `name` starts with the service's name prefix (service-names.ts), so two services never share a
+ * group; the stack ID's unique suffix keeps the name free when the stack is deleted and created again.
  */
 export function vendedLogGroup(scope: Construct, id: string, name: string, retentionDays: number): logs.LogGroup {
-  const stack = Stack.of(scope);
-  const stackUuid = Fn.select(2, Fn.split('/', stack.stackId));
+  const stackUuid = Fn.select(2, Fn.split('/', Stack.of(scope).stackId));
   return new logs.LogGroup(scope, id, {
-    logGroupName: `/aws/vendedlogs/states/${stack.stackName}-${name}-${stackUuid}`,
+    logGroupName: `/aws/vendedlogs/states/${name}-${stackUuid}`,
     retention: retentionDays as logs.RetentionDays,
   });
 }

@@ -16,6 +16,8 @@ export interface StorageProps {
 
 /** The construct id of CDK's singleton provider behind every bucket's `autoDeleteObjects`. */
 const AUTO_DELETE_PROVIDER_ID = 'Custom::S3AutoDeleteObjectsCustomResourceProvider';
+/** Its log group's id, in the stack beside it (as the provider, one per stack). */
+const AUTO_DELETE_LOGS_ID = 'AutoDeleteObjectsHandlerLogs';
 
 export class Storage extends Construct {
   readonly bucket: s3.Bucket;
@@ -71,15 +73,17 @@ export class Storage extends Construct {
    * CDK's auto-delete-objects handler (the deploy-time function that empties the buckets before a
    * `cdk destroy`) would log to a group Lambda creates on first use, kept forever, and CDK offers
    * no setting for it (aws-cdk#24815): point it at one with the retention setting. Its managed
-   * policy (AWSLambdaBasicExecutionRole) may write to any log group, this one included.
+   * policy (AWSLambdaBasicExecutionRole) may write to any log group, this one included. The handler
+   * is one per stack, whatever number of buckets (and services) it empties: so is its log group.
    */
   private configureAutoDeleteHandler(logRetentionDays: number): void {
     const stack = Stack.of(this);
+    if (stack.node.tryFindChild(AUTO_DELETE_LOGS_ID)) return;
     const handler = stack.node.tryFindChild(AUTO_DELETE_PROVIDER_ID)?.node.tryFindChild('Handler') as
       | CfnResource
       | undefined;
     if (!handler) throw new Error(`autoDeleteObjects made no ${AUTO_DELETE_PROVIDER_ID}/Handler: CDK renamed it`);
-    const logGroup = new logs.LogGroup(stack, 'AutoDeleteObjectsHandlerLogs', {
+    const logGroup = new logs.LogGroup(stack, AUTO_DELETE_LOGS_ID, {
       retention: logRetentionDays as logs.RetentionDays,
       removalPolicy: RemovalPolicy.DESTROY,
     });

@@ -39,6 +39,7 @@ describe('the Lambda bundle', () => {
           reservedConcurrency: 0,
           unreservedPool: 40,
           logRetentionDays: 30,
+          serviceName: 'sudoku',
         }),
     ).toThrow(/Lambda bundle not found: .*index\.mjs\. Run `npm run build` first/);
   });

@@ -93,3 +93,42 @@ export function unacknowledgedFindings(scope: IConstruct): string[] {
     v.violatingResources.map((r) => `${v.ruleName} at ${r.constructPath}: ${v.description}`),
   );
 }
+
+/** The property that holds each resource type's own physical name, where a template may set one. */
+const PHYSICAL_NAME_PROPERTIES: Readonly<Record<string, string>> = {
+  'AWS::ApiGatewayV2::Api': 'Name',
+  'AWS::CloudWatch::Alarm': 'AlarmName',
+  'AWS::CloudWatch::Dashboard': 'DashboardName',
+  'AWS::Events::Rule': 'Name',
+  'AWS::IAM::Role': 'RoleName',
+  'AWS::Lambda::Function': 'FunctionName',
+  'AWS::Logs::LogGroup': 'LogGroupName',
+  'AWS::S3::Bucket': 'BucketName',
+  'AWS::Scheduler::Schedule': 'Name',
+  'AWS::Scheduler::ScheduleGroup': 'Name',
+  'AWS::SNS::Topic': 'TopicName',
+  'AWS::SQS::Queue': 'QueueName',
+  'AWS::StepFunctions::StateMachine': 'StateMachineName',
+};
+
+/** What CloudFormation keys a deployed stack by: each resource's logical ID with its type, and its physical name where the template sets one. */
+export interface DeployedIdentity {
+  readonly resources: Record<string, { readonly type: string; readonly name?: unknown }>;
+  readonly outputs: readonly string[];
+}
+
+/** A template's DeployedIdentity: a resource whose logical ID, type or given name changes is replaced on update. */
+export function deployedIdentity(template: Template): DeployedIdentity {
+  const json = template.toJSON() as {
+    Resources: Record<string, { Type: string; Properties?: Record<string, unknown> }>;
+    Outputs?: Record<string, unknown>;
+  };
+  const resources: Record<string, { type: string; name?: unknown }> = {};
+  for (const id of Object.keys(json.Resources).sort()) {
+    const { Type: type, Properties: properties } = json.Resources[id]!;
+    const nameProperty = PHYSICAL_NAME_PROPERTIES[type];
+    const name = nameProperty ? properties?.[nameProperty] : undefined;
+    resources[id] = name === undefined ? { type } : { type, name };
+  }
+  return { resources, outputs: Object.keys(json.Outputs ?? {}).sort() };
+}
