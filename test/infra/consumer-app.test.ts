@@ -19,6 +19,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -30,6 +31,8 @@ import { Authorizer, type Decision } from '../../twin/iam/decide.js';
 import { buildPolicyModel, notifyingBucketId } from '../../twin/iam/policy-model.js';
 import type { CloudFormationTemplate } from '../../twin/iam/resolve-template.js';
 import { loadStackTemplate } from '../../twin/iam/stack-template.js';
+import { startHttpServer } from '../../twin/gateway/http-server.js';
+import { EASY, EASY_SOLUTION } from '../helpers/boards.js';
 import { deployedIdentity } from './helpers.js';
 
 const run = promisify(execFile);
@@ -83,10 +86,10 @@ const CONSUMER_TSCONFIG = {
   files: ['types.ts'],
 };
 
-/** The newest modification time of the sources the construct library is built from. */
-function newestSource(): number {
+/** The newest modification time of the sources under `dirs`. */
+function newestSource(dirs: readonly string[]): number {
   return Math.max(
-    ...['infra', path.join('functions', 'contract')].flatMap((dir) =>
+    ...dirs.flatMap((dir) =>
       readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
         .filter((file) => file.endsWith('.ts'))
         .map((file) => statSync(path.join(root, dir, file)).mtimeMs),
@@ -94,15 +97,23 @@ function newestSource(): number {
   );
 }
 
+/** Each library and the folders its sources lie in. */
+const LIBRARY_SOURCES = {
+  construct: ['infra', 'functions/contract'],
+  client: ['functions/client', 'functions/contract'],
+} as const;
+
 async function packAndInstall(): Promise<Consumer> {
-  const library = path.join(root, 'dist', 'lib', 'construct', 'index.mjs');
-  for (const built of [path.join(handlerBundleDir, 'index.mjs'), library])
-    expect(existsSync(built), `${path.relative(root, built)} missing: run \`npm run build\``).toBe(true);
-  // What is packed is what was built: a library older than its sources would test old code.
-  expect(
-    statSync(library).mtimeMs,
-    'dist/lib/construct is older than its sources: run `npm run build`',
-  ).toBeGreaterThanOrEqual(newestSource());
+  expect(existsSync(path.join(handlerBundleDir, 'index.mjs')), 'dist/handler missing: run `npm run build`').toBe(true);
+  for (const [name, dirs] of Object.entries(LIBRARY_SOURCES)) {
+    const library = path.join(root, 'dist', 'lib', name, 'index.mjs');
+    expect(existsSync(library), `dist/lib/${name} missing: run \`npm run build\``).toBe(true);
+    // What is packed is what was built: a library older than its sources would test old code.
+    expect(
+      statSync(library).mtimeMs,
+      `dist/lib/${name} is older than its sources: run \`npm run build\``,
+    ).toBeGreaterThanOrEqual(newestSource(dirs));
+  }
   const scratch = mkdtempSync(path.join(tmpdir(), 'sudoku-consumer-'));
   // Packed as `npm run package` packs it (scripts/pack.mjs), installed as a user installs a tarball, offline.
   const packed = await run(process.execPath, [path.join(root, 'scripts', 'pack.mjs'), scratch], { cwd: root });
@@ -127,6 +138,7 @@ async function packAndInstall(): Promise<Consumer> {
   const fixtures = path.join(root, 'test', 'infra', 'fixtures');
   copyFileSync(path.join(fixtures, 'consumer-app.mjs'), path.join(dir, 'app.mjs'));
   copyFileSync(path.join(fixtures, 'consumer-types.ts'), path.join(dir, 'types.ts'));
+  copyFileSync(path.join(fixtures, 'consumer-client.mjs'), path.join(dir, 'client.mjs'));
   writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(CONSUMER_TSCONFIG));
   const outdir = path.join(dir, 'cdk.out');
   const factsFile = path.join(dir, 'facts.json');
@@ -173,15 +185,21 @@ afterAll(() => {
 });
 
 describe('the packed package', () => {
-  it('ships the handler bundle, the construct library and its types, and no tests, bench or twin', () => {
+  it('ships the handler bundle, the construct and client libraries and their types, and no tests, bench or twin', () => {
     const { installed } = consumer;
-    for (const file of ['dist/handler/index.mjs', 'dist/lib/construct/index.mjs', 'dist/lib/construct/index.d.ts'])
+    for (const file of [
+      'dist/handler/index.mjs',
+      'dist/lib/construct/index.mjs',
+      'dist/lib/construct/index.d.ts',
+      'dist/lib/client/index.mjs',
+      'dist/lib/client/index.d.ts',
+    ])
       expect(existsSync(path.join(installed, file)), file).toBe(true);
     for (const folder of ['test', 'bench', 'twin', 'infra', 'functions', 'node_modules'])
       expect(existsSync(path.join(installed, folder)), folder).toBe(false);
   });
 
-  it('gives TypeScript users the construct and its typed props: a mistyped, unknown or misspelt setting does not compile', () => {
+  it('gives TypeScript users the construct and its typed props, and the typed client: a mistyped, unknown or misspelt setting, or a board of the wrong type, does not compile', () => {
     expect(consumer.typeErrors).toBe('');
   });
 
@@ -196,6 +214,31 @@ describe('the packed package', () => {
     expect(consumer.installedPackages).toEqual(['sudoku-serverless']);
     expect(consumer.bins).toEqual(['sudoku']);
     expect(consumer.commandHelp).toMatch(/^Usage: sudoku solve/);
+  });
+});
+
+describe('the packed client, in an app of its own', () => {
+  it('solves a board and a list, and throws a bad board as a typed problem, against the deployed bundle behind the twin gateway', async () => {
+    const { handler } = (await import(pathToFileURL(path.join(handlerBundleDir, 'index.mjs')).href)) as {
+      handler: Parameters<typeof startHttpServer>[0]['handler'];
+    };
+    const server = await startHttpServer({ port: 0, handler });
+    try {
+      const bad = `${EASY.slice(0, 80)}x`;
+      const { stdout } = await run(process.execPath, ['client.mjs', `${server.url}/`, EASY, bad], {
+        cwd: consumer.dir,
+      });
+      const answer = JSON.parse(stdout) as {
+        one: { solution: string; unique: boolean };
+        many: { index: number; solution?: string; status?: number }[];
+        problem: { status: number; codes: string[] };
+      };
+      expect(answer.one).toMatchObject({ solution: EASY_SOLUTION, unique: true });
+      expect(answer.many.map((r) => r.solution ?? r.status)).toEqual([EASY_SOLUTION, 400, EASY_SOLUTION]);
+      expect(answer.problem).toEqual({ status: 400, codes: ['BAD_CHARACTER'] });
+    } finally {
+      await server.close();
+    }
   });
 });
 
