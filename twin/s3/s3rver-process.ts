@@ -1,5 +1,6 @@
 /**
- * The child process that runs s3rver (started by s3-server.ts). A process of its own because
+ * The child process that runs s3rver (started by s3-server.ts, from the bundle s3rver-bundle.ts
+ * builds of this file). A process of its own because
  * s3rver's paginated ListObjectsV2 needs Node's --openssl-legacy-provider (it encrypts
  * continuation tokens with DES), and so solving a big file never stalls the server it reads from.
  */
