@@ -93,7 +93,9 @@ async function rebuild(): Promise<string> {
   for (const old of readdirSync(S3RVER_BUILD_DIR)) {
     if (!old.startsWith(BUNDLE_PREFIX) || old === name) continue;
     const file = path.join(S3RVER_BUILD_DIR, old);
-    if (Date.now() - statSync(file).mtimeMs > STALE_MS) rmSync(file, { force: true });
+    // Another process may be removing it too.
+    const age = Date.now() - (statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+    if (age > STALE_MS) rmSync(file, { force: true });
   }
   return path.join(S3RVER_BUILD_DIR, name);
 }
