@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -20,6 +21,10 @@ const UNIT = [
 
 export default defineConfig({
   test: {
+    // vitest's default runs cores - 1 files at once: one on a 2-core machine, which then ran the
+    // whole suite file after file with a core mostly idle (much of a file's work is in the
+    // processes and threads it starts: the s3rver process, solver threads, spawned CLIs).
+    maxWorkers: availableParallelism(),
     setupFiles: ['test/helpers/setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -1,6 +1,6 @@
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -40,9 +40,16 @@ export function clientFor(endpoint: string, caller: LocalCaller = 'admin'): S3Cl
   return localS3Client(endpoint, caller);
 }
 
+/**
+ * Where test servers keep their data: in memory (Linux's /dev/shm) where there is one, as s3rver
+ * stores each object as several files and opens a few per request; the system's temporary folder
+ * elsewhere. Each server's folder is removed when it closes.
+ */
+const DATA_ROOT = existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir();
+
 /** A real s3rver on an ephemeral port with its own data directory, and a client for it. */
 export async function startTestS3(options: Omit<LocalS3ServerOptions, 'port' | 'directory'> = {}): Promise<TestS3> {
-  const directory = mkdtempSync(path.join(os.tmpdir(), 'sudoku-s3-'));
+  const directory = mkdtempSync(path.join(DATA_ROOT, 'sudoku-s3-'));
   const denials: AccessDenial[] = [];
   const server = await startS3Server({
     onAccessDenied: (denial) => denials.push(denial),

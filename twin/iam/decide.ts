@@ -2,7 +2,8 @@
  * IAM's decision on one request, by a maintained evaluator (`@cloud-copilot/iam-simulate`:
  * identity and resource policies, every condition operator, service principals, explicit denies),
  * never by a hand-written one. Decisions are cached: the same caller, action, resource and
- * context always get the same answer from the same policies.
+ * context always get the same answer from the same policies, and so do S3 objects the policies
+ * cannot tell apart (resource-classes.ts), which spares the twin's S3 an evaluation per new key.
  *
  * The evaluator is AGPL-3.0: it is a dev dependency of the twin and the tests only, never in the
  * Lambda bundle (test/handler/bundle.test.ts checks).
@@ -10,6 +11,7 @@
 import { anonymousPrincipal, runSimulation } from '@cloud-copilot/iam-simulate';
 import { LOCAL_ACCOUNT_ID, LOCAL_ADMIN_ARN } from './local-account.js';
 import { accountOf, type PolicyDocument, type PolicyModel, resourcePolicyFor } from './policy-model.js';
+import { bucketArnOfObject, ResourceClasses, resourcePatternsOf } from './resource-classes.js';
 
 /** Who makes a request: a role's session (by the role's logical ID), a service, the admin, or nobody. */
 export type Caller = { role: string; session?: string } | { service: string } | { admin: true } | { anonymous: true };
@@ -36,10 +38,23 @@ const ADMIN_POLICY: PolicyDocument = {
   Statement: [{ Effect: 'Allow', Action: '*', Resource: '*' }],
 };
 
+export interface AuthorizerOptions {
+  /** Decide S3 objects the policies cannot tell apart once (resource-classes.ts); true unless a test compares. */
+  classes?: boolean;
+}
+
 export class Authorizer {
   private readonly cache = new Map<string, Promise<DecisionDetail>>();
+  /** The Resource patterns a caller's requests on a bucket are decided by, by caller and bucket policy. */
+  private readonly classes = new Map<string, ResourceClasses>();
+  private readonly useClasses: boolean;
 
-  constructor(readonly model: PolicyModel) {}
+  constructor(
+    readonly model: PolicyModel,
+    options: AuthorizerOptions = {},
+  ) {
+    this.useClasses = options.classes ?? true;
+  }
 
   /** The principal ARN a caller's requests carry. */
   principalOf(caller: Caller): string {
@@ -75,13 +90,38 @@ export class Authorizer {
   }
 
   decide(request: AuthorizationRequest): Promise<DecisionDetail> {
-    const key = JSON.stringify([request.caller, request.action, request.resource, request.context ?? {}]);
+    const resourceClass = this.useClasses ? this.classOf(request) : undefined;
+    const key = JSON.stringify([
+      request.caller,
+      request.action,
+      resourceClass === undefined ? request.resource : { class: resourceClass },
+      request.context ?? {},
+    ]);
     let cached = this.cache.get(key);
     if (!cached) {
       cached = this.evaluate(request);
       this.cache.set(key, cached);
     }
     return cached;
+  }
+
+  /** The class of the request's resource among the patterns of the policies that decide it, if it has one. */
+  private classOf(request: AuthorizationRequest): string | undefined {
+    const bucketArn = bucketArnOfObject(request.resource);
+    if (bucketArn === undefined) return undefined;
+    const resourcePolicy = resourcePolicyFor(this.model, request.resource);
+    const key = JSON.stringify([request.caller, bucketArn]);
+    let classes = this.classes.get(key);
+    if (!classes) {
+      classes = new ResourceClasses(
+        resourcePatternsOf([
+          ...this.identityPolicies(request.caller).flatMap((p) => p.policy.Statement),
+          ...(resourcePolicy?.Statement ?? []),
+        ]),
+      );
+      this.classes.set(key, classes);
+    }
+    return classes.classOf(request.resource);
   }
 
   private async evaluate(request: AuthorizationRequest): Promise<DecisionDetail> {

@@ -115,6 +115,60 @@ function checkMetadataSize(metadata: unknown): void {
 }
 
 export class LongKeyStore extends FilesystemStore {
+  /**
+   * Each bucket's own configuration documents (CORS, website), by bucket and type. s3rver reads
+   * both from disk on every request (two failed opens, as the twin's bucket has neither): about a
+   * tenth of the server's time. They change only through this store (the server's process is the
+   * only writer of its folder), which forgets a document when it writes or deletes it.
+   */
+  private readonly bucketConfigs = new Map<string, Promise<unknown>>();
+
+  override getSubresource(bucket: string, key: string | undefined, resourceType: string): Promise<unknown> {
+    if (key) return super.getSubresource(bucket, key, resourceType);
+    const id = `${bucket}/${resourceType}`;
+    let config = this.bucketConfigs.get(id);
+    if (!config) {
+      config = super.getSubresource(bucket, undefined, resourceType);
+      this.bucketConfigs.set(id, config);
+      config.catch(() => this.bucketConfigs.delete(id));
+    }
+    return config;
+  }
+
+  override async putSubresource(bucket: string, key: string | undefined, resource: { type: string }): Promise<void> {
+    await this.changingConfig(bucket, key, resource.type, () => super.putSubresource(bucket, key, resource));
+  }
+
+  override async deleteSubresource(bucket: string, key: string | undefined, resourceType: string): Promise<void> {
+    await this.changingConfig(bucket, key, resourceType, () => super.deleteSubresource(bucket, key, resourceType));
+  }
+
+  override async deleteBucket(bucket: string): Promise<void> {
+    const forget = () => {
+      for (const id of this.bucketConfigs.keys()) if (id.startsWith(`${bucket}/`)) this.bucketConfigs.delete(id);
+    };
+    forget();
+    await super.deleteBucket(bucket);
+    forget();
+  }
+
+  /** A bucket's document is forgotten before the change and again after it, so no read in between is kept. */
+  private async changingConfig(
+    bucket: string,
+    key: string | undefined,
+    resourceType: string,
+    change: () => Promise<void>,
+  ): Promise<void> {
+    if (key) return change();
+    const id = `${bucket}/${resourceType}`;
+    this.bucketConfigs.delete(id);
+    try {
+      await change();
+    } finally {
+      this.bucketConfigs.delete(id);
+    }
+  }
+
   override getResourcePath(bucket: string, key = '', resource?: string): string {
     const parts = storedParts(key);
     const last = parts.pop() ?? '';
@@ -154,8 +208,9 @@ export class LongKeyStore extends FilesystemStore {
       });
       await this.keepKey(object.bucket, object.key);
       return { size, md5 };
-    } finally {
+    } catch (error) {
       await unlink(partial).catch(() => undefined);
+      throw error;
     }
   }
 

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { keyLocks } from './key-locks.js';
 import type { LongKeyStore } from './long-key-store.js';
-import { MIN_PART_BYTES } from '../../functions/pipeline/staged-output.js';
+import { S3_MIN_PART_BYTES } from '../../functions/contract/aws-quotas.js';
 
 interface KoaContext {
   method: string;
@@ -89,10 +89,10 @@ export function s3ConsistencyMiddleware(store: LongKeyStore) {
       .sort((a, b) => a - b);
     for (const part of parts.slice(0, -1)) {
       const size = (await stat(path.join(dir, String(part)))).size;
-      if (size < MIN_PART_BYTES)
+      if (size < S3_MIN_PART_BYTES)
         throw new S3Error('EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed object size.', {
           ProposedSize: String(size),
-          MinSizeAllowed: String(MIN_PART_BYTES),
+          MinSizeAllowed: String(S3_MIN_PART_BYTES),
           PartNumber: String(part),
         });
     }

@@ -1,6 +1,6 @@
 /**
- * A real S3-compatible HTTP server for `npm start` and the tests: s3rver in a child process on
- * 127.0.0.1:${S3_PORT:-4569} with the bucket ${BUCKET:-sudoku-local}, data under ${S3_DATA_DIR:-.local/s3},
+ * A real S3-compatible HTTP server for `npm start` and the tests: s3rver in a child process (a
+ * bundle of s3rver-process.ts, s3rver-bundle.ts) on 127.0.0.1:${S3_PORT:-4569} with the bucket ${BUCKET:-sudoku-local}, data under ${S3_DATA_DIR:-.local/s3},
  * access key S3RVER / secret S3RVER. Objects created under incoming/ are delivered as S3 events
  * shaped exactly as AWS sends them (URL-encoded keys, ObjectCreated:Put or
  * ObjectCreated:CompleteMultipartUpload, size, eTag, sequencer) to `onObjectCreated`. Every request
@@ -17,6 +17,7 @@ import { LOCAL_ACCESS_KEYS } from '../iam/local-account.js';
 import type { AccessDenial } from '../iam/s3-authorization.js';
 import { stackTemplateFile } from '../iam/stack-template.js';
 import { s3Event } from './s3-event.js';
+import { s3rverProcessBundle } from './s3rver-bundle.js';
 import { S3RVER_ENV } from './s3rver-messages.js';
 import type { S3rverMessage } from './s3rver-messages.js';
 
@@ -141,10 +142,10 @@ export async function startS3Server(options: LocalS3ServerOptions = {}): Promise
 
   /** Starts one s3rver process and resolves with it and its port once it serves. */
   const launch = async (port: number): Promise<{ child: ChildProcess; port: number }> => {
-    const child = fork(path.join(here, 's3rver-process.ts'), [], {
+    const child = fork(await s3rverProcessBundle(), [], {
       cwd: repoRoot,
-      // tsx runs the TypeScript child; the legacy provider is for s3rver's DES continuation tokens.
-      execArgv: ['--import', 'tsx', '--openssl-legacy-provider'],
+      // The legacy provider is for s3rver's DES continuation tokens.
+      execArgv: ['--enable-source-maps', '--openssl-legacy-provider'],
       env: {
         ...process.env,
         [S3RVER_ENV.port]: String(port),

@@ -1,5 +1,6 @@
 /**
- * The child process that runs s3rver (started by s3-server.ts). A process of its own because
+ * The child process that runs s3rver (started by s3-server.ts, from the bundle s3rver-bundle.ts
+ * builds of this file). A process of its own because
  * s3rver's paginated ListObjectsV2 needs Node's --openssl-legacy-provider (it encrypts
  * continuation tokens with DES), and so solving a big file never stalls the server it reads from.
  */
@@ -52,8 +53,12 @@ const authorize = s3AuthorizationMiddleware(localPolicyModelFromFile(policyTempl
 );
 // Koa composes its middleware when the server starts: these go just before s3rver's router, the
 // authorization first, then what S3 answers and s3rver does not (s3-consistency.ts).
-const stack = (server as unknown as { middleware: unknown[] }).middleware;
+const stack = (server as unknown as { middleware: object[] }).middleware;
 stack.splice(stack.length - 1, 0, authorize, s3ConsistencyMiddleware(store));
+// s3rver's request log (koa-logger) formats two coloured lines per request even when `silent`
+// drops them: the server is silent, so the formatting goes too.
+const requestLog = stack.findIndex((middleware) => (middleware as { name?: string }).name === 'logger');
+if (requestLog !== -1) stack.splice(requestLog, 1);
 
 // Client disconnects mid-transfer are routine (and provoked by tests); they are not the server's failures.
 server.on('error', () => undefined);

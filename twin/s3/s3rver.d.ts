@@ -81,6 +81,11 @@ declare module 's3rver/lib/stores/filesystem.js' {
     ): Promise<unknown>;
     deleteObject(bucket: string, key: string): Promise<void>;
     listObjects(bucket: string, options: ListObjectsOptions): Promise<ListObjectsResult>;
+    deleteBucket(bucket: string): Promise<void>;
+    /** A bucket's (key undefined) or an object's configuration document (`cors`, `website`, `tagging`), or null. */
+    getSubresource(bucket: string, key: string | undefined, resourceType: string): Promise<unknown>;
+    putSubresource(bucket: string, key: string | undefined, resource: { type: string }): Promise<void>;
+    deleteSubresource(bucket: string, key: string | undefined, resourceType: string): Promise<void>;
   }
   export default FilesystemStore;
 }

@@ -1,11 +1,18 @@
-import { HeadObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  DeleteBucketCorsCommand,
+  GetBucketCorsCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutBucketCorsCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { S3Event } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../../../functions/handler/index.js';
 import { createLambdaContext } from '../../../twin/lambda/lambda-context.js';
 import { EASY, EASY_SOLUTION } from '../../helpers/boards.js';
-import { startTestS3 } from '../../helpers/local-s3.js';
+import { outcomeOf, startTestS3 } from '../../helpers/local-s3.js';
 import type { TestS3 } from '../../helpers/local-s3.js';
 import { useFunctionEnvironment } from '../../../twin/lambda/function-environment.js';
 
@@ -113,5 +120,19 @@ describe('local S3 server', () => {
       token = page.NextContinuationToken;
     } while (token);
     expect(keys).toEqual(['paged/0.txt', 'paged/1.txt', 'paged/2.txt']);
+  });
+
+  it("answers a bucket's CORS configuration as last put, and none once deleted (the server keeps what it read)", async () => {
+    const get = () => s3.admin.send(new GetBucketCorsCommand({ Bucket: s3.bucket }));
+    expect(await outcomeOf(get())).toEqual({ status: 404, code: 'NoSuchCORSConfiguration' });
+    const rule = (origin: string) => ({ AllowedMethods: ['GET'], AllowedOrigins: [origin] });
+    for (const origin of ['https://a.example', 'https://b.example']) {
+      await s3.admin.send(
+        new PutBucketCorsCommand({ Bucket: s3.bucket, CORSConfiguration: { CORSRules: [rule(origin)] } }),
+      );
+      expect((await get()).CORSRules).toMatchObject([rule(origin)]);
+    }
+    await s3.admin.send(new DeleteBucketCorsCommand({ Bucket: s3.bucket }));
+    expect(await outcomeOf(get())).toEqual({ status: 404, code: 'NoSuchCORSConfiguration' });
   });
 });
