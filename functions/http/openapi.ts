@@ -218,7 +218,11 @@ export const openApiDocument = {
       'problem, and 1-based row/col, or position in a string where there is no cell, inside a board. Answers API Gateway gives itself (marked x-answered-by: gateway) are its own ' +
       '{"message": ...} JSON; x-unlisted describes paths and methods not listed. Every answer carries the request id in ' +
       'an apigw-requestid header. Bodies are limited to ' +
-      `${MAX_BODY_BYTES} bytes and ${MAX_BOARDS} boards a request.`,
+      `${MAX_BODY_BYTES} bytes and ${MAX_BOARDS} boards a request. ` +
+      'A typed TypeScript client made from this document ships with the service as `sudoku-serverless/client` ' +
+      '(`new SudokuClient({ baseUrl })`, for Node.js 22+ and browsers): its solveMany takes any number of boards, cuts ' +
+      'them into requests within these limits, waits out 429 and the 500 of a throttled function, and answers one ' +
+      'result per board in order.',
     license: { name: 'MIT', identifier: 'MIT' },
   },
   paths: pathsOf({

@@ -19,6 +19,7 @@ import { DEFAULT_PART_SIZE, DEFAULT_QUEUE_SIZE } from './process-object.js';
 import { csvHeaderOf, readFrom } from './large-file-job.js';
 import { byteCounter, stopBeforeTimeout, timeMarginMs } from './time-limit.js';
 import { recordRangeProgress } from './running-report.js';
+import { retryS3 } from './s3-retry.js';
 
 /** What a range counted, kept beside its answers as `tally/<index>.json`. */
 export interface RangeTally {
@@ -83,8 +84,13 @@ export async function solveRange(
   const { bucket } = job;
   const started = performance.now();
   // Counted by the finish step: the report says how many invocations the file took, retries included.
-  await client.send(
-    new PutObjectCommand({ Bucket: bucket, Key: stagingKeys.attempt(job, range.index), Body: new Uint8Array(0) }),
+  // Each of the range's single calls is retried on its own (s3-retry.ts): under a burst of 503
+  // SlowDown the SDK's three attempts and its retry quota run out, and one failed call would cost
+  // the whole range an invocation, of which the state machine retries only a few.
+  await retryS3(() =>
+    client.send(
+      new PutObjectCommand({ Bucket: bucket, Key: stagingKeys.attempt(job, range.index), Body: new Uint8Array(0) }),
+    ),
   );
   const csv = job.kind.format === 'csv';
   const first = range.start === 0;
@@ -92,8 +98,10 @@ export async function solveRange(
   const inQuotes = !first && range.inQuotes === true;
   try {
     const csvHeader =
-      csv && !first ? await csvHeaderOf(client, bucket, job.readKey, job.readETag, job.grade) : undefined;
-    const body = await readFrom(client, bucket, job.readKey, job.readETag, first ? 0 : range.start - 1);
+      csv && !first
+        ? await retryS3(() => csvHeaderOf(client, bucket, job.readKey, job.readETag, job.grade))
+        : undefined;
+    const body = await retryS3(() => readFrom(client, bucket, job.readKey, job.readETag, first ? 0 : range.start - 1));
     // Hand the rest over before the time runs out: stop reading at the next record end once
     // twice the margin is all that is left (the margin itself stays the hard stop, below).
     const timeLeft = options.timeLeftMs?.();
@@ -183,13 +191,15 @@ export async function solveRange(
       outputBytes,
       durationMs: Math.round(performance.now() - started),
     };
-    await client.send(
-      new PutObjectCommand({
-        Bucket: bucket,
-        Key: stagingKeys.tally(job, range.start),
-        Body: JSON.stringify(rangeTally),
-        ContentType: 'application/json',
-      }),
+    await retryS3(() =>
+      client.send(
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key: stagingKeys.tally(job, range.start),
+          Body: JSON.stringify(rangeTally),
+          ContentType: 'application/json',
+        }),
+      ),
     );
     // The report key shows how far the file is (running-report.ts). A redo comes after every range
     // was counted once: it changes nothing there.
