@@ -19,7 +19,7 @@ import { DEFAULT_PART_SIZE, DEFAULT_QUEUE_SIZE } from './process-object.js';
 import { csvHeaderOf, readFrom } from './large-file-job.js';
 import { byteCounter, stopBeforeTimeout, timeMarginMs } from './time-limit.js';
 import { recordRangeProgress } from './running-report.js';
-import { retryS3 } from './s3-retry.js';
+import { retryS3, type S3RetrySettings } from './s3-retry.js';
 
 /** What a range counted, kept beside its answers as `tally/<index>.json`. */
 export interface RangeTally {
@@ -74,6 +74,14 @@ export interface SolveRangeOptions {
   progressEveryMs?: number;
 }
 
+/**
+ * Retries of a range's own single calls: fewer and shorter than the finish's (S3_RETRY), since the
+ * state machine retries a failed range with a fresh invocation anyway. Three calls of three SDK
+ * attempts each: at 20% of requests answered 503 a call fails once in 0.2^9, and a read that keeps
+ * failing (a source gone bad) costs the range under a second before it fails as it should.
+ */
+const RANGE_S3_RETRY: S3RetrySettings = { attempts: 3, baseDelayMs: 200, maxDelayMs: 1_000 };
+
 /** Solves one range of a job into its staging object and writes its tally. */
 export async function solveRange(
   job: LargeFileJob,
@@ -87,10 +95,12 @@ export async function solveRange(
   // Each of the range's single calls is retried on its own (s3-retry.ts): under a burst of 503
   // SlowDown the SDK's three attempts and its retry quota run out, and one failed call would cost
   // the whole range an invocation, of which the state machine retries only a few.
-  await retryS3(() =>
-    client.send(
-      new PutObjectCommand({ Bucket: bucket, Key: stagingKeys.attempt(job, range.index), Body: new Uint8Array(0) }),
-    ),
+  await retryS3(
+    () =>
+      client.send(
+        new PutObjectCommand({ Bucket: bucket, Key: stagingKeys.attempt(job, range.index), Body: new Uint8Array(0) }),
+      ),
+    RANGE_S3_RETRY,
   );
   const csv = job.kind.format === 'csv';
   const first = range.start === 0;
@@ -99,9 +109,12 @@ export async function solveRange(
   try {
     const csvHeader =
       csv && !first
-        ? await retryS3(() => csvHeaderOf(client, bucket, job.readKey, job.readETag, job.grade))
+        ? await retryS3(() => csvHeaderOf(client, bucket, job.readKey, job.readETag, job.grade), RANGE_S3_RETRY)
         : undefined;
-    const body = await retryS3(() => readFrom(client, bucket, job.readKey, job.readETag, first ? 0 : range.start - 1));
+    const body = await retryS3(
+      () => readFrom(client, bucket, job.readKey, job.readETag, first ? 0 : range.start - 1),
+      RANGE_S3_RETRY,
+    );
     // Hand the rest over before the time runs out: stop reading at the next record end once
     // twice the margin is all that is left (the margin itself stays the hard stop, below).
     const timeLeft = options.timeLeftMs?.();
@@ -191,15 +204,17 @@ export async function solveRange(
       outputBytes,
       durationMs: Math.round(performance.now() - started),
     };
-    await retryS3(() =>
-      client.send(
-        new PutObjectCommand({
-          Bucket: bucket,
-          Key: stagingKeys.tally(job, range.start),
-          Body: JSON.stringify(rangeTally),
-          ContentType: 'application/json',
-        }),
-      ),
+    await retryS3(
+      () =>
+        client.send(
+          new PutObjectCommand({
+            Bucket: bucket,
+            Key: stagingKeys.tally(job, range.start),
+            Body: JSON.stringify(rangeTally),
+            ContentType: 'application/json',
+          }),
+        ),
+      RANGE_S3_RETRY,
     );
     // The report key shows how far the file is (running-report.ts). A redo comes after every range
     // was counted once: it changes nothing there.
