@@ -8,7 +8,7 @@
  * standing). Every S3 call is retried on its own (s3-retry.ts): a step of hundreds of calls must
  * not fail on one 503 the ranges would have survived.
  */
-import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { contentTypeFor, emptyRowCounts, levelHistogram } from '../formats/index.js';
 import type { RowCounts } from '../formats/index.js';
@@ -26,7 +26,7 @@ import { headOrUndefined, readJson, SourceChangedError } from './object-versions
 import { checkSource, landOverCurrent, superseded, withdrawOutput, writeReport } from './job-writes.js';
 import { type FailureKind, failureMetadata, reportedFailure, retryAdvice, type FileReport } from './report.js';
 import { retryS3, type S3RetrySettings } from './s3-retry.js';
-import { assembleStagedOutput, type StagedPiece } from './staged-output.js';
+import { assembleStagedOutput, listAll } from './staged-output.js';
 import { type RangeTally, stagingKeys } from './solve-range.js';
 import { withdrawRunningReport } from './running-report.js';
 
@@ -36,29 +36,6 @@ export interface FinishOptions {
   client: S3Client;
   /** Each S3 call's own retries (default S3_RETRY; tests shorten the waits). */
   retry?: S3RetrySettings;
-}
-
-/** Every object under `prefix`, with its size. */
-async function listAll(
-  client: S3Client,
-  bucket: string,
-  prefix: string,
-  retry?: S3RetrySettings,
-): Promise<StagedPiece[]> {
-  const found: StagedPiece[] = [];
-  let token: string | undefined;
-  do {
-    const page = await retryS3(
-      () =>
-        client.send(
-          new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}) }),
-        ),
-      retry,
-    );
-    for (const object of page.Contents ?? []) found.push({ key: object.Key!, size: object.Size ?? 0 });
-    token = page.IsTruncated ? page.NextContinuationToken : undefined;
-  } while (token);
-  return found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
 /** Every piece's tally, in file order; throws unless they cover the whole file, end to end. */

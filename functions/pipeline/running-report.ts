@@ -28,7 +28,7 @@
  * A redo range adds nothing (every range was counted by
  * then). Any error here is logged and never fails the range: progress is not worth a retry of the work.
  */
-import { DeleteObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { LargeFileJob } from '../contract/large-files.js';
 import {
@@ -48,6 +48,8 @@ import {
   isPreconditionFailed,
   writeCondition,
 } from './object-versions.js';
+import type { S3RetrySettings } from './s3-retry.js';
+import { listAll } from './staged-output.js';
 
 /** `reports/<path>.json` while a file solved in ranges runs (docs/files.md, "While it runs"). */
 export interface RunningReport {
@@ -121,24 +123,15 @@ export function progressOf(job: LargeFileJob, pieces: readonly DonePiece[]): Run
   };
 }
 
+const MARKER_LIST_ONCE: S3RetrySettings = { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 };
+
+/**
+ * Every marker of the job. One attempt, as any other call of the running report: it fails quietly
+ * (the range goes on), and the next range's count covers what this one missed.
+ */
 async function listMarkers(client: S3Client, job: LargeFileJob): Promise<DonePiece[]> {
-  const pieces: DonePiece[] = [];
-  let token: string | undefined;
-  do {
-    const page = await client.send(
-      new ListObjectsV2Command({
-        Bucket: job.bucket,
-        Prefix: markerPrefix(job),
-        ...(token ? { ContinuationToken: token } : {}),
-      }),
-    );
-    for (const object of page.Contents ?? []) {
-      const piece = parseMarker(object.Key ?? '');
-      if (piece) pieces.push(piece);
-    }
-    token = page.IsTruncated ? page.NextContinuationToken : undefined;
-  } while (token);
-  return pieces;
+  const objects = await listAll(client, job.bucket, markerPrefix(job), MARKER_LIST_ONCE);
+  return objects.map(({ key }) => parseMarker(key)).filter((piece): piece is DonePiece => piece !== undefined);
 }
 
 /**

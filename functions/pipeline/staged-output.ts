@@ -10,6 +10,7 @@ import {
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
   GetObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   UploadPartCommand,
   UploadPartCopyCommand,
@@ -33,6 +34,29 @@ const PIECES_IN_FLIGHT = 8;
 export interface StagedPiece {
   key: string;
   size: number;
+}
+
+/** Every object under `prefix`, with its size, in key order (a staging prefix's pieces, tallies or markers). */
+export async function listAll(
+  client: S3Client,
+  bucket: string,
+  prefix: string,
+  retry?: S3RetrySettings,
+): Promise<StagedPiece[]> {
+  const found: StagedPiece[] = [];
+  let token: string | undefined;
+  do {
+    const page = await retryS3(
+      () =>
+        client.send(
+          new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}) }),
+        ),
+      retry,
+    );
+    for (const object of page.Contents ?? []) found.push({ key: object.Key!, size: object.Size ?? 0 });
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+  return found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
 /** Bytes [from, to) of one staged piece. */
