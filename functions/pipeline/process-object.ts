@@ -37,6 +37,7 @@ import {
   SourceChangedError,
   writeCondition,
 } from './object-versions.js';
+import { isRunningReportOf } from './running-report.js';
 import { stopBeforeTimeout, TimeLimitError } from './time-limit.js';
 import { handOverToRanges, TriesExhaustedError } from './large-file-job.js';
 import { needsRanges, rangePlanSettingsFromEnv, type RangePlanSettings } from './range-plan.js';
@@ -305,9 +306,7 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
   // A version with a running report was handed to ranges before (by its size, or after running
   // out of time): it goes straight back to the hand-over, which finds its run open and starts no
   // second one, instead of being solved once more in this invocation.
-  const running =
-    existing.report?.Metadata?.[REPORT_OUTCOME_METADATA] === 'running' &&
-    bareETag(existing.report.Metadata[SOURCE_ETAG_METADATA]) === eTag;
+  const running = isRunningReportOf(existing.report, eTag);
   if (kind && (running || needsRanges(head.ContentLength ?? 0, kind, grade, plan))) {
     try {
       const handed = await handOver(kind);

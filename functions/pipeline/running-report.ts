@@ -141,9 +141,8 @@ async function listMarkers(client: S3Client, job: LargeFileJob): Promise<DonePie
 export function mayReplace(job: LargeFileJob, found: Head, progress: RunningReport['progress'] | undefined): boolean {
   if (!found) return true;
   if (found.ETag !== undefined && found.ETag === job.reportETag) return true;
+  if (!isRunningReportOf(found, job.eTag)) return false;
   const metadata = found.Metadata ?? {};
-  if (metadata[REPORT_OUTCOME_METADATA] !== 'running') return false;
-  if (bareETag(metadata[SOURCE_ETAG_METADATA]) !== job.eTag) return false;
   const attempt = Number(metadata[RUNNING_METADATA.attempt] ?? 0);
   if (attempt !== (job.attempt ?? 1)) return attempt < (job.attempt ?? 1);
   if (!progress) return true;
@@ -167,11 +166,16 @@ const CONFLICTS = 3;
  */
 export const RUNNING_REPORT_EVERY_MS = 5_000;
 
+/** Whether `found` is a running report of the source's version `eTag` (any run's of it). */
+export function isRunningReportOf(found: Head, eTag: string): boolean {
+  const metadata = found?.Metadata ?? {};
+  return metadata[REPORT_OUTCOME_METADATA] === 'running' && bareETag(metadata[SOURCE_ETAG_METADATA]) === eTag;
+}
+
 /** This job's own running report, and when it was written (ms since the epoch), if that is what `found` is. */
 function ownRunningReport(job: LargeFileJob, found: Head): { updatedAt: number } | undefined {
   const metadata = found?.Metadata ?? {};
-  if (metadata[REPORT_OUTCOME_METADATA] !== 'running' || bareETag(metadata[SOURCE_ETAG_METADATA]) !== job.eTag)
-    return undefined;
+  if (!isRunningReportOf(found, job.eTag)) return undefined;
   if (Number(metadata[RUNNING_METADATA.attempt] ?? 0) !== (job.attempt ?? 1)) return undefined;
   return { updatedAt: Number(metadata[RUNNING_METADATA.updatedAt] ?? 0) };
 }
@@ -258,14 +262,7 @@ function runningReport(job: LargeFileJob, progress: RunningReport['progress']): 
 export async function withdrawRunningReport(client: S3Client, job: LargeFileJob): Promise<void> {
   try {
     const found = await headOrUndefined(client, job.bucket, job.reportKey);
-    const metadata = found?.Metadata ?? {};
-    if (
-      !found?.ETag ||
-      metadata[REPORT_OUTCOME_METADATA] !== 'running' ||
-      bareETag(metadata[SOURCE_ETAG_METADATA]) !== job.eTag ||
-      Number(metadata[RUNNING_METADATA.attempt] ?? 0) !== (job.attempt ?? 1)
-    )
-      return;
+    if (!found?.ETag || !ownRunningReport(job, found)) return;
     await client.send(new DeleteObjectCommand({ Bucket: job.bucket, Key: job.reportKey, IfMatch: found.ETag }));
   } catch (error) {
     if (isPreconditionFailed(error) || isNotFound(error)) return;
