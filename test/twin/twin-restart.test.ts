@@ -121,14 +121,20 @@ describe('`npm start` killed while a file is solved in ranges, then started agai
       // The file's execution, as kept in the data folder: ended, as succeeded (the samples `npm start` seeds have their own).
       // The record is written once the finish's Lambda has returned, which is after it emptied staging: wait for it.
       const folder = executionsDirectoryFor(directory);
-      const statuses = await until('the execution recorded as ended', async () => {
-        const found = readdirSync(folder)
-          .filter((file) => file.endsWith('.json'))
-          .map((file) => JSON.parse(readFileSync(path.join(folder, file), 'utf8')) as { input: string; status: string })
-          .filter((record) => record.input.includes(KEY))
-          .map((record) => record.status);
-        return found.includes('RUNNING') ? undefined : found;
-      }, 30_000);
+      const statuses = await until(
+        'the execution recorded as ended',
+        async () => {
+          const found = readdirSync(folder)
+            .filter((file) => file.endsWith('.json'))
+            .map(
+              (file) => JSON.parse(readFileSync(path.join(folder, file), 'utf8')) as { input: string; status: string },
+            )
+            .filter((record) => record.input.includes(KEY))
+            .map((record) => record.status);
+          return found.includes('RUNNING') ? undefined : found;
+        },
+        30_000,
+      );
       expect(statuses).toEqual(['SUCCEEDED']);
     } finally {
       after.destroy();

@@ -4,7 +4,7 @@
  * cached under .local/iam/, keyed by a hash of everything it is made from: the sources of infra/
  * and functions/contract/, cdk.json, the context given, and the CDK's version. Offline: no AWS call.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -87,7 +87,7 @@ export async function stackTemplateFile(context: Record<string, unknown> = {}): 
     const template = await synthesize(context);
     mkdirSync(TEMPLATE_CACHE_DIR, { recursive: true });
     // Written aside and renamed, so a reader in another process never sees half a file.
-    const partial = `${file}.${process.pid}.partial`;
+    const partial = `${file}.${randomUUID()}.partial`;
     writeFileSync(partial, JSON.stringify(template));
     renameSync(partial, file);
     return file;

@@ -7,7 +7,7 @@
  * made from is unchanged (their SHA-256 is kept beside it), so an edit to any of them rebuilds it
  * at the next start.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,7 +38,7 @@ function hashOf(file: string): string | undefined {
 
 /** A file whole or not at all, for a reader in another process. */
 function writeWhole(file: string, content: string | Uint8Array): void {
-  const partial = `${file}.${process.pid}.partial`;
+  const partial = `${file}.${randomUUID()}.partial`;
   writeFileSync(partial, content);
   renameSync(partial, file);
 }

@@ -5,6 +5,7 @@
  * there (written aside, then renamed over the old one, so a kill never leaves half a record), and
  * the twin started again on the same folder finds its executions, the running ones to resume.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -82,7 +83,7 @@ export class ExecutionRecords {
     this.records.set(record.name, record);
     if (!this.directory) return;
     const file = this.fileOf(record.name);
-    const aside = `${file}.${process.pid}.partial`;
+    const aside = `${file}.${randomUUID()}.partial`;
     writeFileSync(aside, JSON.stringify(record));
     renameSync(aside, file);
   }
