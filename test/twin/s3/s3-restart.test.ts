@@ -124,7 +124,20 @@ describe('npm start when its S3 process dies', () => {
     started.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');
     });
-    await until('the banner', () => stdout.includes('Ctrl-C to stop'));
+    // Under a loaded suite the start can take a while; one that ends before its banner says why here.
+    await until(
+      'the banner',
+      () => {
+        if (started!.exitCode !== null || started!.signalCode !== null)
+          throw new Error(
+            `npm start ended (${started!.exitCode ?? started!.signalCode}) before its banner:\n${stderr}`,
+          );
+        return stdout.includes('Ctrl-C to stop');
+      },
+      60_000,
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}\nnpm start's stderr so far:\n${stderr}\nstdout:\n${stdout}`);
+    });
     const endpoint = stdout.match(/S3\s+(http:\/\/127\.0\.0\.1:\d+)\s+bucket restart-test/)![1]!;
     const s3rver = descendants(started.pid!).find((p) => p.command.includes('s3rver-process'));
     expect(s3rver, 'the s3rver child of npm start').toBeDefined();
@@ -151,7 +164,7 @@ describe('npm start when its S3 process dies', () => {
     } finally {
       client.destroy();
     }
-  }, 90_000);
+  }, 120_000);
 
   it('exits non-zero, saying why, when the S3 process keeps dying (never serves half a system)', async () => {
     const exited = new Promise<number | null>((resolve) => started!.once('exit', (code) => resolve(code)));
