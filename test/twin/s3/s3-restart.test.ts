@@ -116,6 +116,10 @@ describe('npm start when its S3 process dies', () => {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let spawnError: Error | undefined;
+    started.once('error', (error) => {
+      spawnError = error;
+    });
     let stdout = '';
     let stderr = '';
     started.stdout!.on('data', (chunk: Buffer) => {
@@ -128,6 +132,7 @@ describe('npm start when its S3 process dies', () => {
     await until(
       'the banner',
       () => {
+        if (spawnError) throw new Error(`npm start could not be started: ${spawnError.message}`);
         if (started!.exitCode !== null || started!.signalCode !== null)
           throw new Error(
             `npm start ended (${started!.exitCode ?? started!.signalCode}) before its banner:\n${stderr}`,
