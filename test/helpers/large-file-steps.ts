@@ -3,11 +3,14 @@ import {
   LARGE_FILE_STATE_MACHINE_ENV,
   type LargeFileJob,
 } from '../../functions/contract/large-files.js';
+import { expect } from 'vitest';
+import { processObject } from '../../functions/pipeline/index.js';
 import type { LargeFileStarter } from '../../functions/pipeline/large-file-runs.js';
 import { RANGE_BYTES_ENV } from '../../functions/pipeline/range-plan.js';
 import { functionEnvironment, SDK_ENDPOINT_ENV } from '../../twin/lambda/function-environment.js';
 import { type LocalStepFunctions, useLocalStepFunctions } from '../../twin/stepfunctions/step-functions-server.js';
 import { keepEnvironment } from './environment.js';
+import type { TestS3 } from './local-s3.js';
 
 // The in-process steps are the split benchmark's too.
 export { inProcessSteps } from '../../bench/large-file-steps.js';
@@ -25,6 +28,25 @@ export function recordingStarter(): { jobs: LargeFileJob[]; startLargeFile: Larg
       },
     },
   };
+}
+
+/**
+ * The job processObject plans for `incoming/<path>` (already in the bucket) when it hands the file
+ * over in ranges of `rangeBytes`, as the state machine would get it; answers at `solved/<path>`.
+ */
+export async function handedOver(s3: TestS3, path: string, rangeBytes: number): Promise<LargeFileJob> {
+  const { jobs, startLargeFile } = recordingStarter();
+  const handed = await processObject({
+    client: s3.client,
+    bucket: s3.bucket,
+    sourceKey: `incoming/${path}`,
+    outputKey: `solved/${path}`,
+    reportKey: `reports/${path}.json`,
+    ranges: { timeoutSeconds: 900, threads: 1, rangeBytes },
+    startLargeFile,
+  });
+  expect(handed).toMatchObject({ status: 'skipped', reason: 'handed-over' });
+  return jobs[0]!;
 }
 
 /**

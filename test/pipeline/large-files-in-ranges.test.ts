@@ -9,9 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLargeFileJob, type StepInvoker } from '../../twin/stepfunctions/large-file-run.js';
 import { processObject, solveRange } from '../../functions/pipeline/index.js';
 import type { FileReport } from '../../functions/pipeline/index.js';
-import type { LargeFileJob } from '../../functions/contract/large-files.js';
 import { clientFor, startTestS3, type TestS3 } from '../helpers/local-s3.js';
-import { inProcessSteps, recordingStarter } from '../helpers/large-file-steps.js';
+import { handedOver, inProcessSteps } from '../helpers/large-file-steps.js';
 import { cycled, readPuzzleSet } from '../helpers/puzzle-sets.js';
 
 let s3: TestS3;
@@ -31,24 +30,9 @@ const inProcess = inProcessWith({});
 
 const keysOf = (path: string) => ({ outputKey: `solved/${path}`, reportKey: `reports/${path}.json` });
 
-/** The job processObject plans for `incoming/<path>` when it hands the file over in ranges of `rangeBytes`. */
-async function handedOver(path: string, rangeBytes: number): Promise<LargeFileJob> {
-  const { jobs, startLargeFile } = recordingStarter();
-  const handed = await processObject({
-    client: s3.client,
-    bucket: s3.bucket,
-    sourceKey: `incoming/${path}`,
-    ...keysOf(path),
-    ranges: { timeoutSeconds: 900, threads: 1, rangeBytes },
-    startLargeFile,
-  });
-  expect(handed).toMatchObject({ status: 'skipped', reason: 'handed-over' });
-  return jobs[0]!;
-}
-
 /** Solves `incoming/<path>` in ranges of `rangeBytes`, the job run to its end; the summary and the job. */
 async function solveInRanges(path: string, rangeBytes: number, invoke: StepInvoker = inProcess, maxConcurrency = 3) {
-  const job = await handedOver(path, rangeBytes);
+  const job = await handedOver(s3, path, rangeBytes);
   const summary = await runLargeFileJob(job, {
     client: machine,
     maxConcurrency,
@@ -207,7 +191,7 @@ describe('a file solved in ranges', () => {
     const rows = cycled(readPuzzleSet('puzzles5_forum_hardest_1905_11+'), 40_000);
     const path = 'ranges/drains.txt';
     await s3.put(`incoming/${path}`, `${rows.join('\n')}\n`);
-    const job = await handedOver(path, 3_000_000);
+    const job = await handedOver(s3, path, 3_000_000);
     // 300 ms from when the range first asks (after its first S3 calls): the hard stop is 75 ms before.
     let asked: number | undefined;
     const timeLeftMs = () => {
@@ -227,7 +211,7 @@ describe('a file solved in ranges', () => {
   it('stops a job whose source is replaced while it runs: no output, no report, nothing staged left', async () => {
     const path = 'ranges/replaced.txt';
     await s3.put(`incoming/${path}`, `${hardest.join('\n')}\n`);
-    const job = await handedOver(path, 4096);
+    const job = await handedOver(s3, path, 4096);
     await s3.admin.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `incoming/${path}`, Body: `${hardest[0]}\n` }));
     const summary = await runLargeFileJob(job, {
       client: machine,

@@ -10,7 +10,7 @@ import { handleLargeFileEvent } from '../../functions/large-file/index.js';
 import { processObject } from '../../functions/pipeline/index.js';
 import { type RunningReport, recordRangeProgress } from '../../functions/pipeline/running-report.js';
 import { runLargeFileJob, type StepInvoker } from '../../twin/stepfunctions/large-file-run.js';
-import { inProcessSteps, recordingStarter } from '../helpers/large-file-steps.js';
+import { handedOver, inProcessSteps } from '../helpers/large-file-steps.js';
 import { clientFor, startTestS3, type TestS3 } from '../helpers/local-s3.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
 
@@ -32,19 +32,9 @@ const RANGE_BYTES = 2 * 82;
 const keysOf = (path: string) => ({ outputKey: `solved/${path}`, reportKey: `reports/${path}.json` });
 
 /** Uploads `incoming/<path>` and hands it over in ranges; the job, as the state machine would get it. */
-async function handedOver(path: string): Promise<LargeFileJob> {
+async function handedOverAfterUpload(path: string): Promise<LargeFileJob> {
   await s3.put(`incoming/${path}`, body);
-  const { jobs, startLargeFile } = recordingStarter();
-  const handed = await processObject({
-    client: s3.client,
-    bucket: s3.bucket,
-    sourceKey: `incoming/${path}`,
-    ...keysOf(path),
-    ranges: { timeoutSeconds: 900, threads: 1, rangeBytes: RANGE_BYTES },
-    startLargeFile,
-  });
-  expect(handed).toMatchObject({ status: 'skipped', reason: 'handed-over' });
-  return jobs[0]!;
+  return handedOver(s3, path, RANGE_BYTES);
 }
 
 async function reportAt(path: string): Promise<(RunningReport | { outcome: string }) | undefined> {
@@ -70,7 +60,7 @@ function countingClient(): { client: S3Client; counts: Map<string, number>; coun
 describe('the running report of a file solved in ranges', () => {
   it('counts ranges and rows up while the ranges run, then is replaced by the final report', async () => {
     const path = 'running/counts.txt';
-    const job = await handedOver(path);
+    const job = await handedOverAfterUpload(path);
     expect(job.ranges).toBe(6);
     expect(await reportAt(path)).toBeUndefined();
     const seen: RunningReport[] = [];
@@ -103,7 +93,7 @@ describe('the running report of a file solved in ranges', () => {
 
   it('costs a range a marker and a HEAD, and an update a LIST, a HEAD of the source and a PUT: 5 requests', async () => {
     const path = 'running/cost.txt';
-    const job = await handedOver(path);
+    const job = await handedOverAfterUpload(path);
     const { client, counts, counting } = countingClient();
     const piece = (index: number) => ({
       index,
@@ -126,7 +116,7 @@ describe('the running report of a file solved in ranges', () => {
 
   it('never goes backwards and never overwrites the final report (a late or retried range)', async () => {
     const path = 'running/late.txt';
-    const job = await handedOver(path);
+    const job = await handedOverAfterUpload(path);
     const range = (index: number) => ({ index, start: index * RANGE_BYTES, end: (index + 1) * RANGE_BYTES, rows: 2 });
     expect(await recordRangeProgress(s3.client, job, range(0), 0)).toMatchObject({ rangesDone: 1 });
     expect(await recordRangeProgress(s3.client, job, range(1), 0)).toMatchObject({ rangesDone: 2 });
@@ -148,7 +138,7 @@ describe('the running report of a file solved in ranges', () => {
 
   it('fools neither the skip check nor the sweep: no second run while the first is open, not even with its output landed', async () => {
     const path = 'running/skip.txt';
-    const job = await handedOver(path);
+    const job = await handedOverAfterUpload(path);
     await handleLargeFileEvent(
       { largeFile: 'range', job, range: { index: 0, start: 0, end: RANGE_BYTES } },
       { client: s3.client, progressEveryMs: 0 },
@@ -195,7 +185,7 @@ describe('the running report of a file solved in ranges', () => {
 
   it('is taken back by a job whose source was replaced or removed, so the key never says running for a version no run solves', async () => {
     const path = 'running/removed.txt';
-    const job = await handedOver(path);
+    const job = await handedOverAfterUpload(path);
     await handleLargeFileEvent(
       { largeFile: 'range', job, range: { index: 0, start: 0, end: RANGE_BYTES } },
       { client: s3.client, progressEveryMs: 0 },
