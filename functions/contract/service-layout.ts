@@ -80,6 +80,10 @@ export function sourceKeyMetadata(sourceKey: string): string {
   if (encoded.length <= S3_MAX_USER_METADATA_BYTES / 2) return encoded;
   return `sha256:${createHash('sha256').update(sourceKey).digest('hex')}`;
 }
+/** The metadata an output or a report carries: the source version (`eTag`) and the source key it answers. */
+export function answerMetadata(sourceKey: string, eTag: string): Record<string, string> {
+  return { [SOURCE_ETAG_METADATA]: eTag, [SOURCE_KEY_METADATA]: sourceKeyMetadata(sourceKey) };
+}
 /**
  * Object metadata on a source file (x-amz-meta-grade: true, `aws s3 cp --metadata grade=true`)
  * asking for every unique row to be graded: a level histogram in the report, level and score

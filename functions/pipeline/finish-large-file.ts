@@ -19,7 +19,7 @@ import {
   type RangeItem,
 } from '../contract/large-files.js';
 import { ERROR_NAMES } from '../contract/error-names.js';
-import { SOURCE_ETAG_METADATA, SOURCE_KEY_METADATA, sourceKeyMetadata } from '../contract/service-layout.js';
+import { answerMetadata } from '../contract/service-layout.js';
 import { logger, recordFile, recordSolves } from '../observability/powertools.js';
 import { mapBounded } from './concurrency.js';
 import { headOrUndefined, readJson, SourceChangedError } from './object-versions.js';
@@ -156,7 +156,7 @@ export async function finishLargeFile(job: LargeFileJob, options: FinishOptions)
       key: job.outputKey,
       pieces,
       contentType: contentTypeFor(job.kind),
-      metadata: { [SOURCE_ETAG_METADATA]: job.eTag, [SOURCE_KEY_METADATA]: sourceKeyMetadata(job.sourceKey) },
+      metadata: answerMetadata(job.sourceKey, job.eTag),
       ...(job.outputETag ? { existingETag: job.outputETag } : {}),
       onConflict: async () => (await landOverCurrent(client, job, job.outputKey, retry))?.ETag,
       ...(retry ? { retry } : {}),

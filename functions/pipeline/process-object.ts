@@ -19,6 +19,7 @@ import { logger, recordFile, recordSolves } from '../observability/powertools.js
 import {
   GRADE_METADATA,
   REPORT_OUTCOME_METADATA,
+  answerMetadata,
   SOURCE_ETAG_METADATA,
   SOURCE_KEY_METADATA,
   sourceKeyMetadata,
@@ -178,7 +179,7 @@ async function solveIntoOutput(
       Key: options.outputKey,
       Body: outputBody,
       ContentType: contentTypeFor(kind),
-      Metadata: { [SOURCE_ETAG_METADATA]: eTag, [SOURCE_KEY_METADATA]: sourceKeyMetadata(options.sourceKey) },
+      Metadata: answerMetadata(options.sourceKey, eTag),
       ...writeCondition(existing.output?.ETag),
     },
     partSize: options.partSize ?? DEFAULT_PART_SIZE,
@@ -406,8 +407,7 @@ export async function processObject(options: ProcessObjectOptions): Promise<Proc
         Body: `${JSON.stringify(report, null, 2)}\n`,
         ContentType: 'application/json',
         Metadata: {
-          [SOURCE_ETAG_METADATA]: eTag,
-          [SOURCE_KEY_METADATA]: sourceKeyMetadata(sourceKey),
+          ...answerMetadata(sourceKey, eTag),
           [REPORT_OUTCOME_METADATA]: report.outcome,
           // Either cause would fail the same way again: the version is not tried again.
           ...(failure ? failureMetadata('final', exhausted ? exhausted.tries : 1) : {}),

@@ -31,12 +31,7 @@
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { LargeFileJob } from '../contract/large-files.js';
-import {
-  REPORT_OUTCOME_METADATA,
-  SOURCE_ETAG_METADATA,
-  SOURCE_KEY_METADATA,
-  sourceKeyMetadata,
-} from '../contract/service-layout.js';
+import { REPORT_OUTCOME_METADATA, answerMetadata, SOURCE_ETAG_METADATA } from '../contract/service-layout.js';
 import type { FileKind } from '../formats/index.js';
 import { logger } from '../observability/powertools.js';
 import {
@@ -212,8 +207,7 @@ export async function recordRangeProgress(
             Body: `${JSON.stringify(runningReport(job, progress), null, 2)}\n`,
             ContentType: 'application/json',
             Metadata: {
-              [SOURCE_ETAG_METADATA]: job.eTag,
-              [SOURCE_KEY_METADATA]: sourceKeyMetadata(job.sourceKey),
+              ...answerMetadata(job.sourceKey, job.eTag),
               [REPORT_OUTCOME_METADATA]: 'running',
               [RUNNING_METADATA.attempt]: String(job.attempt ?? 1),
               [RUNNING_METADATA.rangesDone]: String(progress.rangesDone),
