@@ -2,6 +2,7 @@ import { createCsvCodec } from './csv-codec.js';
 import { createJsonlCodec } from './jsonl-codec.js';
 import type { LineCodec } from './line-codec.js';
 import { createTxtCodec } from './txt-codec.js';
+import { gradeRow } from './row-grade.js';
 import type { FileFormat, FileKind } from './types.js';
 
 /** The formats answered line by line (`.json` is one document, answered whole: json-document.ts). */
@@ -12,7 +13,10 @@ export type LineFormat = Exclude<FileFormat, 'json'>;
  * The one table: the stream, the row batches and the pipeline all read it.
  */
 const FORMATS: Readonly<Record<FileFormat, { contentType: string; codec?: (grade: boolean) => LineCodec }>> = {
-  txt: { contentType: 'text/plain; charset=utf-8', codec: (grade) => createTxtCodec({ grade }) },
+  txt: {
+    contentType: 'text/plain; charset=utf-8',
+    codec: (grade) => createTxtCodec({ grade: grade ? gradeRow : undefined }),
+  },
   csv: { contentType: 'text/csv; charset=utf-8', codec: createCsvCodec },
   jsonl: { contentType: 'application/x-ndjson', codec: createJsonlCodec },
   json: { contentType: 'application/json' },

@@ -5,6 +5,7 @@ import type { LineCodec } from './line-codec.js';
 import { overlongRow } from './row-result.js';
 import { describeProblem } from './row-json.js';
 import { failedRow, solveRow } from './row-result.js';
+import { gradeRow } from './row-grade.js';
 import type { RowResult } from './row-result.js';
 import { FileTally } from './tally.js';
 
@@ -105,7 +106,7 @@ export function createCsvCodec(grade = false): LineCodec {
     const place = { line: start };
     const result =
       fields.length > columns.puzzle
-        ? solveRow(fields[columns.puzzle]!, place, { grade })
+        ? solveRow(fields[columns.puzzle]!, place, { grade: grade ? gradeRow : undefined })
         : failedRow(
             [
               {

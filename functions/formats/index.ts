@@ -14,7 +14,7 @@ export type { TxtCodecOptions } from './txt-codec.js';
 export type { SolvePuzzleStreamOptions, StreamStart } from './solve-stream.js';
 export { MAX_JSON_CHARS } from './json-document.js';
 export { describeProblem } from './row-json.js';
-export { levelHistogram } from './row-grade.js';
+export { levelHistogram } from './level-counts.js';
 export type { RowJson } from './row-json.js';
 export { answerBatch } from './answer-batch.js';
 export { countLines } from './cut-batches.js';

@@ -3,6 +3,7 @@ import { charCount } from './line-splitting.js';
 import { boardOf, rowJson } from './row-json.js';
 import { gradeBoardRow, gradeJson } from './grade-codec.js';
 import { solveRow } from './row-result.js';
+import { gradeRow } from './row-grade.js';
 import type { FileTally } from './tally.js';
 
 /** A .json file is read whole, so it is bounded (in characters); bigger sets belong in .jsonl, .txt or .csv. */
@@ -54,7 +55,10 @@ export async function* solveJsonDocument(
   let out = wrapped ? '{"results": [' : '[';
   for (let index = 0; index < boards.length; index++) {
     const board = boardOf(boards[index]);
-    const result = answer === 'grade' ? gradeBoardRow(board, { index }) : solveRow(board, { index }, { grade });
+    const result =
+      answer === 'grade'
+        ? gradeBoardRow(board, { index })
+        : solveRow(board, { index }, { grade: grade ? gradeRow : undefined });
     tally.record(result);
     out +=
       (index ? ',\n' : '\n') + (answer === 'grade' ? gradeJson(result, { index }) : JSON.stringify(rowJson(result)));

@@ -3,6 +3,7 @@ import type { LineCodec } from './line-codec.js';
 import { overlongRow } from './row-result.js';
 import { boardOf, rowJson } from './row-json.js';
 import { failedRow, solveRow } from './row-result.js';
+import { gradeRow } from './row-grade.js';
 import type { RowResult } from './row-result.js';
 
 /** The board a .jsonl line carries (itself, or its `board` field), or the line's MALFORMED_JSON failure. */
@@ -18,7 +19,9 @@ export function readJsonLine(line: string, lineNo: number): { board: unknown } |
 
 function solveJsonLine(line: string, lineNo: number, grade: boolean): RowResult {
   const read = readJsonLine(line, lineNo);
-  return 'failed' in read ? read.failed : solveRow(read.board, { line: lineNo }, { grade });
+  return 'failed' in read
+    ? read.failed
+    : solveRow(read.board, { line: lineNo }, { grade: grade ? gradeRow : undefined });
 }
 
 /** `.jsonl`: one board a line in any accepted shape (or `{"board": ...}`); one result object a line out. */

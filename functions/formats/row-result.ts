@@ -1,7 +1,7 @@
 import { PROBLEM_CLASS, parseBoard, solveBoard, solveParsed } from '../sudoku/index.js';
 import type { BoardOutput, Problem, ProblemCode } from '../sudoku/index.js';
 import type { Grade } from '../sudoku/logic/index.js';
-import { gradeRow } from './row-grade.js';
+import type { RowGrader } from './row-grade.js';
 import type { RowProblem, RowStatus } from './types.js';
 import { MAX_LINE_CHARS } from './line-splitting.js';
 
@@ -40,8 +40,8 @@ export function failedRow(
 }
 
 export interface SolveRowOptions {
-  /** Also grade a row with one solution (opt-in: 8-12x the solving). */
-  grade?: boolean;
+  /** Also grade a row with one solution, with this grader (opt-in: 8-12x the solving; row-grade.ts). */
+  grade?: RowGrader | undefined;
   /** Give up (SEARCH_LIMIT) after this many guesses; the core's limit by default. */
   maxGuesses?: number;
 }
@@ -52,7 +52,7 @@ export interface SolveRowOptions {
  * search (the core's limit by default). Never throws.
  */
 export function solveRow(input: unknown, place: RowPlace, options: SolveRowOptions = {}): RowResult {
-  const { grade = false, maxGuesses } = options;
+  const { grade, maxGuesses } = options;
   const solveOptions = maxGuesses === undefined ? { checkUnique: true } : { checkUnique: true, maxGuesses };
   if (!grade) {
     // The search's own fast path for text rows; the givens are only needed for a grade.
@@ -65,7 +65,7 @@ export function solveRow(input: unknown, place: RowPlace, options: SolveRowOptio
   const outcome = solveParsed(parsed.board, solveOptions);
   if (!outcome.ok) return failedRow(outcome.problems, place, outcome.problemsTotal);
   if (outcome.unique === false) return { status: 'multiple', solution: outcome.solution };
-  return { status: 'unique', solution: outcome.solution, grade: gradeRow(parsed.board.cells, outcome.cells) };
+  return { status: 'unique', solution: outcome.solution, grade: grade(parsed.board.cells, outcome.cells) };
 }
 
 /** The answer to a line longer than any row can be. */

@@ -1,4 +1,4 @@
-import { addLevelCounts, countLevel, emptyLevelCounts } from './row-grade.js';
+import { addLevelCounts, countLevel, emptyLevelCounts } from './level-counts.js';
 import type { RowResult } from './row-result.js';
 import type { RowCounts, RowFailure } from './types.js';
 

@@ -5,6 +5,7 @@ import type { LineCodec } from './line-codec.js';
 import { overlongRow } from './row-result.js';
 import { solveRow } from './row-result.js';
 import type { RowResult } from './row-result.js';
+import type { RowGrader } from './row-grade.js';
 
 /**
  * Problems listed per board, in an HTTP problem document and on a `.txt` error line; the rest are
@@ -28,8 +29,8 @@ export function txtAnswer(result: RowResult, lineNo: number): string {
 }
 
 export interface TxtCodecOptions {
-  /** Also grade each row with one solution (files whose source asks for it). */
-  grade?: boolean;
+  /** Also grade each row with one solution, with this grader (files whose source asks for it; row-grade.ts). */
+  grade?: RowGrader | undefined;
   /**
    * The guesses the next row may search before it gives up with SEARCH_LIMIT, asked before each
    * row (the HTTP route's time budget); the core's own limit by default.
@@ -39,7 +40,7 @@ export interface TxtCodecOptions {
 
 /** `.txt`: one puzzle a line in; the 81-digit solution, or an `error line N: ...` line (`txtAnswer`), a line out. */
 export function createTxtCodec(options: TxtCodecOptions = {}): LineCodec {
-  const grade = options.grade ?? false;
+  const { grade } = options;
   return {
     line(line, lineNo, tally) {
       if (line === OVERLONG_LINE) {

@@ -20,7 +20,7 @@ export const SOLVE_SAFETY_MARGIN_MS = 2_000;
  * 43 MB answer, far over what Lambda can return. Written with the .txt format, whose error lines
  * list the same number.
  */
-export { MAX_PROBLEMS_PER_BOARD } from '../formats/index.js';
+export { MAX_PROBLEMS_PER_BOARD } from '../formats/txt-codec.js';
 
 /**
  * Largest answer the function returns, counted as Lambda counts it: the whole result serialized as

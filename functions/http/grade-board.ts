@@ -1,5 +1,5 @@
 import { type BoardOutput, parseBoard, type Problem, solveParsed } from '../sudoku/index.js';
-import { type Grade, gradeCells } from '../sudoku/logic/index.js';
+import type { Grade, gradeCells } from '../sudoku/logic/index.js';
 import { failureStatus } from './board-failure.js';
 
 export type GradeResult =
@@ -9,9 +9,9 @@ export type GradeResult =
 /**
  * Grade one board of a request: parsed and checked as /solve does, then the fast search (bounded
  * by the request's guess allowance, as /solve's) settles that it has exactly one solution, and only
- * then the logical solver grades it. Never throws.
+ * then the logical solver (`grade`, loaded by the route on first use) grades it. Never throws.
  */
-export function gradeRequestBoard(input: unknown, maxGuesses: number): GradeResult {
+export function gradeRequestBoard(input: unknown, maxGuesses: number, grade: typeof gradeCells): GradeResult {
   const parsed = parseBoard(input);
   if (!parsed.ok) return { ok: false, status: 400, problems: parsed.problems, problemsTotal: parsed.problemsTotal };
   const solved = solveParsed(parsed.board, { rejectMultiple: true, maxGuesses });
@@ -22,5 +22,5 @@ export function gradeRequestBoard(input: unknown, maxGuesses: number): GradeResu
       problems: solved.problems,
       problemsTotal: solved.problemsTotal,
     };
-  return { ok: true, grade: gradeCells(parsed.board.cells, solved.cells), solution: solved.solution, unique: true };
+  return { ok: true, grade: grade(parsed.board.cells, solved.cells), solution: solved.solution, unique: true };
 }

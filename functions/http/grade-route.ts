@@ -1,5 +1,5 @@
 import { type FailedBoardItem, failedBoardItem } from './board-result.js';
-import type { Grade } from '../sudoku/logic/index.js';
+import type { Grade, gradeCells } from '../sudoku/logic/index.js';
 import { routeKey } from '../contract/api-routes.js';
 import type { BoardOutput } from '../sudoku/index.js';
 import { boardFailure } from './board-failure.js';
@@ -37,33 +37,36 @@ export const GRADE_RESERVE_MS = 100;
 const SHAPE = '{"board": B} or {"boards": [B, ...]}';
 
 /** POST /grade: `{"board": B}` or `{"boards": [...]}`, each graded by the techniques it needs. */
-export function gradeRoute(request: HttpRequest, budget: SolveBudget): HttpResponse {
+export async function gradeRoute(request: HttpRequest, budget: SolveBudget): Promise<HttpResponse> {
   const body = readJsonObject(request, routeKey('grade'), SHAPE);
   const hasBoard = Object.hasOwn(body, 'board');
   const hasBoards = Object.hasOwn(body, 'boards');
   if (hasBoard && hasBoards) {
     throw new ClientError('invalidRequest', 'Send either "board" (one board) or "boards" (a list), not both.');
   }
-  if (hasBoard) return gradeOne(body.board, budget);
-  if (hasBoards) return gradeMany(body.boards, budget.shortenedBy(GRADE_RESERVE_MS));
-  throw new ClientError('invalidRequest', `The body has no "board" or "boards" member; send ${SHAPE}.`);
+  if (!hasBoard && !hasBoards) {
+    throw new ClientError('invalidRequest', `The body has no "board" or "boards" member; send ${SHAPE}.`);
+  }
+  const { gradeCells } = await import('../sudoku/logic/grade.js');
+  if (hasBoard) return gradeOne(body.board, budget, gradeCells);
+  return gradeMany(body.boards, budget.shortenedBy(GRADE_RESERVE_MS), gradeCells);
 }
 
-function gradeOne(board: unknown, budget: SolveBudget): HttpResponse {
-  const result = gradeRequestBoard(board, budget.guessAllowance());
+function gradeOne(board: unknown, budget: SolveBudget, grade: typeof gradeCells): HttpResponse {
+  const result = gradeRequestBoard(board, budget.guessAllowance(), grade);
   if (!result.ok) throw boardFailure(locateProblems(result.problems, '/board', board), result.problemsTotal);
   const answer: GradeResponse = { grade: result.grade, solution: result.solution, unique: true };
   return jsonResponse(200, answer);
 }
 
-function gradeMany(boards: unknown, budget: SolveBudget): HttpResponse {
+function gradeMany(boards: unknown, budget: SolveBudget, grade: typeof gradeCells): HttpResponse {
   if (!Array.isArray(boards)) throw new ClientError('invalidRequest', `"boards" must be an array; send ${SHAPE}.`);
   checkBoardCount(boards.length, boardsArray);
   const results: GradeItem[] = [];
   let graded = 0;
   for (let index = 0; index < boards.length; index++) {
     if (index > 0) budget.check(index, boards.length, 'grading');
-    const result = gradeRequestBoard(boards[index], budget.guessAllowance());
+    const result = gradeRequestBoard(boards[index], budget.guessAllowance(), grade);
     if (result.ok) {
       graded++;
       results.push({ index, grade: result.grade, solution: result.solution, unique: true });

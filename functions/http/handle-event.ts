@@ -15,16 +15,16 @@ import type { HttpResponse } from './types.js';
  * `budget` is the invocation's own unless given: a test of what an answer holds passes one whose
  * clock it controls, so a loaded machine cannot turn the answer into a 413 solve-time-exceeded.
  */
-export function handleHttpEvent(
+export async function handleHttpEvent(
   event: APIGatewayProxyEventV2,
   context?: Pick<Context, 'getRemainingTimeInMillis'>,
   budget: SolveBudget = SolveBudget.forInvocation(context),
-): HttpResponse {
+): Promise<HttpResponse> {
   const start = performance.now();
   const request = toHttpRequest(event);
   let response: HttpResponse;
   try {
-    response = isPreflight(request) ? preflightResponse(request) : route(request)(request, budget);
+    response = isPreflight(request) ? preflightResponse(request) : await route(request)(request, budget);
   } catch (error) {
     if (error instanceof ClientError) {
       response = problemResponse(problemDetails(error.problemType, error.detail, request.requestId, error.extra));

@@ -1,6 +1,6 @@
 import { PROBLEM_CODE, solveBoard } from '../sudoku/index.js';
 import { routeKey } from '../contract/api-routes.js';
-import { type Hint, hint } from '../sudoku/logic/index.js';
+import type { Hint } from '../sudoku/logic/index.js';
 import { boardFailure } from './board-failure.js';
 import { locateProblems } from './problem-location.js';
 import { readJsonObject } from './json-body.js';
@@ -20,7 +20,7 @@ const SHAPE = '{"board": B} or {"board": B, "puzzle": P} (P: the puzzle B starte
  * `puzzle`, the givens must be unchanged (400 GIVEN_CHANGED) and every other digit the solution's
  * (422 CONTRADICTS_SOLUTION, one problem per wrong entry); problems otherwise as /solve's.
  */
-export function hintRoute(request: HttpRequest, budget: SolveBudget): HttpResponse {
+export async function hintRoute(request: HttpRequest, budget: SolveBudget): Promise<HttpResponse> {
   const body = readJsonObject(request, routeKey('hint'), SHAPE);
   if (!Object.hasOwn(body, 'board')) {
     throw new ClientError('invalidRequest', `The body has no "board" member; send ${SHAPE}.`);
@@ -35,6 +35,7 @@ export function hintRoute(request: HttpRequest, budget: SolveBudget): HttpRespon
   const bounded = solveBoard(body[searched], { rejectMultiple: true, maxGuesses: budget.guessAllowance() });
   if (!bounded.ok && bounded.problems.some((p) => p.code === PROBLEM_CODE.SEARCH_LIMIT))
     throw boardFailure(locateProblems(bounded.problems, `/${searched}`, body[searched]), bounded.problemsTotal);
+  const { hint } = await import('../sudoku/logic/hint.js');
   const outcome = hint(withPuzzle ? { board: body.board, puzzle: body.puzzle } : { board: body.board });
   if (!outcome.ok)
     throw boardFailure(

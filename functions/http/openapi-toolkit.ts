@@ -1,6 +1,6 @@
 // The OpenAPI description of grading, hints and generating (POST /grade, POST /hint, GET /puzzle):
 // paths and schemas spread into openapi.ts, which keeps the shared ones (Board, Problem, ...).
-import { LEVELS, TECHNIQUES } from '../sudoku/logic/index.js';
+import { LEVELS, TECHNIQUE_NAMES } from '../sudoku/logic/names.js';
 import { MAX_BOARDS, MAX_BODY_BYTES } from './constants.js';
 import { GRADE_RESERVE_MS } from './grade-route.js';
 import { PUZZLE_MAX_ATTEMPTS, PUZZLE_MAX_SYMMETRIC_ATTEMPTS } from './puzzle-route.js';
@@ -13,7 +13,7 @@ const problemResponse = (description: string) => ({
 const json = (schema: object) => ({ 'application/json': { schema } });
 
 const EASY = '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79';
-const techniqueNames = TECHNIQUES.map((t) => t.name);
+const techniqueNames = [...TECHNIQUE_NAMES];
 
 export const toolkitPaths = {
   grade: {

@@ -1,4 +1,4 @@
-import { generatePuzzle, LEVELS, type Level } from '../sudoku/logic/index.js';
+import { LEVELS, type Level } from '../sudoku/logic/names.js';
 import { boardFailure } from './board-failure.js';
 import { locateInQuery } from './problem-location.js';
 import { ClientError } from './problems.js';
@@ -61,7 +61,7 @@ function readQuery(query: string): Map<string, string> {
  * (an integer 0-4294967295) gives the same puzzle; without one a random seed is drawn, and the
  * answer names it so the puzzle can be fetched again.
  */
-export function puzzleRoute(request: HttpRequest): HttpResponse {
+export async function puzzleRoute(request: HttpRequest): Promise<HttpResponse> {
   const query = readQuery(request.query);
   const levelText = query.get('level');
   if (levelText === undefined) {
@@ -82,6 +82,7 @@ export function puzzleRoute(request: HttpRequest): HttpResponse {
   if (symmetricText !== 'true' && symmetricText !== 'false') {
     throw invalid('symmetric', `symmetric must be true or false; got ${JSON.stringify(symmetricText.slice(0, 40))}.`);
   }
+  const { generatePuzzle } = await import('../sudoku/logic/generate.js');
   const outcome = generatePuzzle({
     level,
     seed,

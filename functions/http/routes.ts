@@ -10,7 +10,12 @@ import type { HttpRequest, HttpResponse } from './types.js';
 import { pageResponse } from '../web/index.js';
 import { API_ROUTE_NAMES, API_ROUTES, type ApiRouteName } from '../contract/api-routes.js';
 
-export type RouteHandler = (request: HttpRequest, budget: SolveBudget) => HttpResponse;
+/**
+ * One route's answer. The toolkit routes (/grade, /hint, /puzzle) are asynchronous only to load the
+ * logical solver on first use (`await import()`): a cold start that serves /solve, the page or
+ * /health does not read it.
+ */
+export type RouteHandler = (request: HttpRequest, budget: SolveBudget) => HttpResponse | Promise<HttpResponse>;
 
 /** What answers each route of the contract (contract/api-routes.ts). */
 const handlers: Readonly<Record<ApiRouteName, RouteHandler>> = {
@@ -38,7 +43,7 @@ export const routes: Readonly<Record<string, Readonly<Record<string, RouteHandle
  * API Gateway passes HEAD to the function like any method, so the function answers it.
  */
 function headOf(get: RouteHandler): RouteHandler {
-  return (request, budget) => ({ ...get(request, budget), body: '', isBase64Encoded: false });
+  return async (request, budget) => ({ ...(await get(request, budget)), body: '', isBase64Encoded: false });
 }
 
 /** The methods a route answers (HEAD wherever GET is), as the Allow header and the OpenAPI document list them. */

@@ -1,5 +1,6 @@
 import { recordSolves } from '../observability/powertools.js';
-import { createTxtCodec, FileTally } from '../formats/index.js';
+import { createTxtCodec } from '../formats/txt-codec.js';
+import { FileTally } from '../formats/tally.js';
 import { ClientError } from './problems.js';
 import { checkBoardCount } from './board-count.js';
 import type { SolveBudget } from './solve-budget.js';

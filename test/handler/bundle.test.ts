@@ -192,6 +192,34 @@ describe('what the deployable bundle holds', () => {
     expect(foreign).toEqual([]);
   });
 
+  it('loads on a cold start only what an HTTP request needs: no AWS SDK, file pipeline or logical solver', () => {
+    // index.mjs and the chunks it imports statically, transitively: what Node parses before the
+    // handler exists. Everything else is read by `await import()` on first use.
+    const graph = new Set<string>();
+    const visit = (file: string) => {
+      if (graph.has(file)) return;
+      graph.add(file);
+      const code = readFileSync(path.join(bundleDir, file), 'utf8');
+      for (const [, target] of code.matchAll(/import\s*(?:[\w$*{},\s]*?from\s*)?"(\.\/[^"]+)"/g)) {
+        visit(path.join(path.dirname(file), target!));
+      }
+    };
+    visit('index.mjs');
+    const loaded = [...graph].flatMap(
+      (file) =>
+        (JSON.parse(readFileSync(path.join(bundleDir, `${file}.map`), 'utf8')) as { sources: string[] }).sources,
+    );
+    expect(loaded.some((s) => s.endsWith('functions/http/handle-event.ts'))).toBe(true);
+    expect(loaded.some((s) => s.endsWith('functions/sudoku/solve-board.ts'))).toBe(true);
+    // names.ts lends the level and technique names the OpenAPI document lists, nothing that runs.
+    const unwanted = loaded.filter((s) =>
+      /@aws-sdk\/|@smithy\/|functions\/(pipeline|parallel|s3\/(?!event-)|batch\/handle)|functions\/sudoku\/logic\/(?!names\.ts)|functions\/formats\/(csv|jsonl|json-document|codecs|solve-stream|grade-codec|generate-codec)/.test(
+        s,
+      ),
+    );
+    expect(unwanted).toEqual([]);
+  });
+
   it('ships no twin-only code: no whole-job runner or run request, no tsx plumbing for the TypeScript worker', () => {
     const code = files()
       .filter((file) => file.endsWith('.mjs'))

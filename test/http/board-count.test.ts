@@ -16,9 +16,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const tooMany = JSON.stringify({ boards: Array(MAX_BOARDS + 1).fill(EASY) });
 const budget = () => new SolveBudget(60_000);
 
-function refusal(call: () => unknown): ClientError {
+/** The ClientError a call throws, or rejects with when it is asynchronous (/grade loads its grader first). */
+async function refusal(call: () => unknown): Promise<ClientError> {
   try {
-    call();
+    await call();
   } catch (error) {
     if (error instanceof ClientError) return error;
     throw error;
@@ -27,9 +28,9 @@ function refusal(call: () => unknown): ClientError {
 }
 
 describe('too many boards', () => {
-  it('POST /solve and POST /grade refuse one board over the limit with the same 413 answer', () => {
-    const solve = refusal(() => solveJsonBody(tooMany, budget()));
-    const grade = refusal(() =>
+  it('POST /solve and POST /grade refuse one board over the limit with the same 413 answer', async () => {
+    const solve = await refusal(() => solveJsonBody(tooMany, budget()));
+    const grade = await refusal(() =>
       gradeRoute(
         {
           method: 'POST',
@@ -43,7 +44,7 @@ describe('too many boards', () => {
         budget(),
       ),
     );
-    const text = refusal(() => solveTextBody(`${EASY}\n`.repeat(MAX_BOARDS + 1), budget()));
+    const text = await refusal(() => solveTextBody(`${EASY}\n`.repeat(MAX_BOARDS + 1), budget()));
     for (const error of [solve, grade, text]) {
       expect(error.problemType).toBe('tooManyBoards');
       expect(error.extra).toEqual({ limit: MAX_BOARDS });

@@ -21,9 +21,9 @@ function preflight(url: string, origin = APP, method = 'POST') {
 }
 
 describe('CORS preflight', () => {
-  it('answers a preflight for each route with 204 and the CORS headers the stack configures', () => {
+  it('answers a preflight for each route with 204 and the CORS headers the stack configures', async () => {
     for (const url of ['/solve', '/health', '/openapi.json']) {
-      const response = handleHttpEvent(preflight(url));
+      const response = await handleHttpEvent(preflight(url));
       expect(response.statusCode, url).toBe(204);
       expect(response.body).toBe('');
       expect(response.headers).toEqual({
@@ -35,7 +35,7 @@ describe('CORS preflight', () => {
     }
   });
 
-  it('allows only the configured origins when they are listed, and says the answer varies by origin', () => {
+  it('allows only the configured origins when they are listed, and says the answer varies by origin', async () => {
     const origins = allowedOrigins({ [CORS.originsEnv]: `${APP}, https://admin.example.com` });
     expect(origins).toEqual([APP, 'https://admin.example.com']);
     const allowed = preflightResponse(toHttpRequest(preflight('/solve')), origins);
@@ -46,22 +46,22 @@ describe('CORS preflight', () => {
     expect(allowedOrigins({})).toEqual(['*']);
   });
 
-  it('answers a preflight for a path the API does not serve with its 404', () => {
-    const response = handleHttpEvent(preflight('/nowhere'));
+  it('answers a preflight for a path the API does not serve with its 404', async () => {
+    const response = await handleHttpEvent(preflight('/nowhere'));
     expect(response.statusCode).toBe(404);
     expect(response.headers['content-type']).toBe('application/problem+json');
   });
 
-  it('still answers 405 to an OPTIONS that is not a preflight (no Origin or no requested method)', () => {
-    expect(handleHttpEvent(buildHttpApiEvent({ method: 'OPTIONS', url: '/solve' })).statusCode).toBe(405);
+  it('still answers 405 to an OPTIONS that is not a preflight (no Origin or no requested method)', async () => {
+    expect((await handleHttpEvent(buildHttpApiEvent({ method: 'OPTIONS', url: '/solve' }))).statusCode).toBe(405);
     const originOnly = buildHttpApiEvent({ method: 'OPTIONS', url: '/solve', headers: { origin: APP } });
-    expect(handleHttpEvent(originOnly).statusCode).toBe(405);
+    expect((await handleHttpEvent(originOnly)).statusCode).toBe(405);
   });
 });
 
 describe('CORS on actual calls', () => {
-  it('lets a cross-origin script read answers and problems, and exposes the text/plain counts', () => {
-    const solved = handleHttpEvent(
+  it('lets a cross-origin script read answers and problems, and exposes the text/plain counts', async () => {
+    const solved = await handleHttpEvent(
       buildHttpApiEvent({
         method: 'POST',
         url: '/solve',
@@ -75,7 +75,7 @@ describe('CORS on actual calls', () => {
       'access-control-expose-headers': CORS.exposeHeaders.join(', '),
       'x-sudoku-solved': '1',
     });
-    const problem = handleHttpEvent(
+    const problem = await handleHttpEvent(
       buildHttpApiEvent({
         method: 'POST',
         url: '/solve',
@@ -87,8 +87,8 @@ describe('CORS on actual calls', () => {
     expect(problem.headers['access-control-allow-origin']).toBe('*');
   });
 
-  it('adds nothing to a same-origin call (no Origin header)', () => {
-    const response = handleHttpEvent(buildHttpApiEvent({ method: 'GET', url: '/health' }));
+  it('adds nothing to a same-origin call (no Origin header)', async () => {
+    const response = await handleHttpEvent(buildHttpApiEvent({ method: 'GET', url: '/health' }));
     expect(Object.keys(response.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
     const request = toHttpRequest(
       buildHttpApiEvent({ method: 'GET', url: '/health', headers: { origin: 'https://x.example' } }),

@@ -76,7 +76,7 @@ const requests: Sent[] = [
   { method: 'GET', url: '/puzzle?level=extreme&seed=3&symmetric=true' },
 ];
 
-function send(sent: Sent): HttpResponse {
+async function send(sent: Sent): Promise<HttpResponse> {
   const event = buildHttpApiEvent({
     method: sent.method,
     url: sent.url,
@@ -84,7 +84,7 @@ function send(sent: Sent): HttpResponse {
     ...(sent.body === undefined ? {} : { body: JSON.stringify(sent.body) }),
   });
   // A stopped clock: a loaded machine must not turn a batch into a 413 before its problems are listed.
-  return handleHttpEvent(event, undefined, new SolveBudget(sent.spent ? 0 : MAX_SOLVE_MS, () => 0));
+  return await handleHttpEvent(event, undefined, new SolveBudget(sent.spent ? 0 : MAX_SOLVE_MS, () => 0));
 }
 
 /** The value a JSON pointer (RFC 6901) names in `document`, or undefined if it names none. */
@@ -109,9 +109,9 @@ function problemsIn(answer: unknown): Located[] {
 describe('every problem has a place a program can read', () => {
   const seen = new Set<ProblemCode>();
 
-  it('on every route: a pointer to the value of the body at fault, or the query parameter', () => {
+  it('on every route: a pointer to the value of the body at fault, or the query parameter', async () => {
     for (const sent of requests) {
-      const response = send(sent);
+      const response = await send(sent);
       const what = `${sent.url} ${JSON.stringify(sent.body)?.slice(0, 120)} -> ${response.body.slice(0, 300)}`;
       expect(
         openApiMismatches(openApiDocument, {
@@ -142,35 +142,36 @@ describe('every problem has a place a program can read', () => {
     }
   });
 
-  it('the walk reached every problem code the core has', () => {
+  it('the walk reached every problem code the core has', async () => {
     expect([...seen].sort()).toEqual([...PROBLEM_CODES].sort());
   });
 
-  it('points into the board the problem is about: a cell, a row, the board, a batch item, the puzzle', () => {
-    const pointers = (sent: Sent) => problemsIn(JSON.parse(send(sent).body)).map((p) => [p.code, p.pointer]);
-    expect(pointers({ method: 'POST', url: '/solve', body: { board: stringBoards.length } })).toEqual([
+  it('points into the board the problem is about: a cell, a row, the board, a batch item, the puzzle', async () => {
+    const pointers = async (sent: Sent) =>
+      problemsIn(JSON.parse((await send(sent)).body)).map((p) => [p.code, p.pointer]);
+    expect(await pointers({ method: 'POST', url: '/solve', body: { board: stringBoards.length } })).toEqual([
       [PROBLEM_CODE.WRONG_LENGTH, '/board'],
     ]);
-    expect(pointers({ method: 'POST', url: '/solve', body: { board: arrayBoards['a bad cell of strings'] } })).toEqual([
-      [PROBLEM_CODE.BAD_CHARACTER, '/board/4/7'],
-    ]);
-    expect(pointers({ method: 'POST', url: '/solve', body: { board: arrayBoards['a short row'] } })).toEqual([
+    expect(
+      await pointers({ method: 'POST', url: '/solve', body: { board: arrayBoards['a bad cell of strings'] } }),
+    ).toEqual([[PROBLEM_CODE.BAD_CHARACTER, '/board/4/7']]);
+    expect(await pointers({ method: 'POST', url: '/solve', body: { board: arrayBoards['a short row'] } })).toEqual([
       [PROBLEM_CODE.WRONG_SHAPE, '/board/3'],
     ]);
-    expect(pointers({ method: 'POST', url: '/solve', body: { boards: [EASY, NO_SOLUTION] } })).toEqual([
+    expect(await pointers({ method: 'POST', url: '/solve', body: { boards: [EASY, NO_SOLUTION] } })).toEqual([
       [PROBLEM_CODE.NO_SOLUTION, '/boards/1'],
     ]);
-    expect(pointers({ method: 'POST', url: '/hint', body: { puzzle: MULTIPLE, board: EASY } })).toEqual([
+    expect(await pointers({ method: 'POST', url: '/hint', body: { puzzle: MULTIPLE, board: EASY } })).toEqual([
       [PROBLEM_CODE.MULTIPLE_SOLUTIONS, '/puzzle'],
     ]);
-    expect(pointers({ method: 'POST', url: '/hint', body: { puzzle: EASY, board: toChars(WRONG_ENTRY) } })).toEqual([
-      [PROBLEM_CODE.CONTRADICTS_SOLUTION, '/board/0/2'],
-    ]);
+    expect(
+      await pointers({ method: 'POST', url: '/hint', body: { puzzle: EASY, board: toChars(WRONG_ENTRY) } }),
+    ).toEqual([[PROBLEM_CODE.CONTRADICTS_SOLUTION, '/board/0/2']]);
   });
 
-  it('a text/plain error line names its line, whatever its problems', () => {
+  it('a text/plain error line names its line, whatever its problems', async () => {
     const lines = Object.values(stringBoards);
-    const response = handleHttpEvent(
+    const response = await handleHttpEvent(
       buildHttpApiEvent({
         method: 'POST',
         url: '/solve',
@@ -187,7 +188,7 @@ describe('every problem has a place a program can read', () => {
     });
   });
 
-  it('the OpenAPI document requires the place: a problem without pointer or parameter is not valid', () => {
+  it('the OpenAPI document requires the place: a problem without pointer or parameter is not valid', async () => {
     const checker = new SchemaChecker(openApiDocument as unknown as Schema);
     const problem = openApiDocument.components.schemas.Problem as unknown as Schema;
     const bare = { code: PROBLEM_CODE.NO_SOLUTION, message: 'No solution.' };

@@ -27,8 +27,12 @@ const ALL_ONES = '1'.repeat(81);
  */
 const stoppedClock = () => new SolveBudget(MAX_SOLVE_MS, () => 0);
 
-function post(body: string, contentType = 'application/json', headers: Record<string, string> = {}): HttpResponse {
-  const response = handleHttpEvent(
+async function post(
+  body: string,
+  contentType = 'application/json',
+  headers: Record<string, string> = {},
+): Promise<HttpResponse> {
+  const response = await handleHttpEvent(
     buildHttpApiEvent({ method: 'POST', url: '/solve', headers: { 'content-type': contentType, ...headers }, body }),
     undefined,
     stoppedClock(),
@@ -45,8 +49,8 @@ function post(body: string, contentType = 'application/json', headers: Record<st
 }
 
 describe('problems listed per board', () => {
-  it(`lists the first ${MAX_PROBLEMS_PER_BOARD} of a board's problems and counts them all`, () => {
-    const response = post(JSON.stringify({ boards: Array.from({ length: MAX_BOARDS }, () => ALL_ONES) }));
+  it(`lists the first ${MAX_PROBLEMS_PER_BOARD} of a board's problems and counts them all`, async () => {
+    const response = await post(JSON.stringify({ boards: Array.from({ length: MAX_BOARDS }, () => ALL_ONES) }));
     expect(response.statusCode).toBe(200);
     const answer = JSON.parse(response.body) as BoardsResponse;
     expect(answer.failed).toBe(MAX_BOARDS);
@@ -57,8 +61,8 @@ describe('problems listed per board', () => {
     expect(lambdaResultBytes(response)).toBeLessThan(MAX_RESPONSE_BYTES / 2);
   });
 
-  it('caps the problems of a single board and says how many more there are', () => {
-    const response = post(JSON.stringify({ board: ALL_ONES }));
+  it('caps the problems of a single board and says how many more there are', async () => {
+    const response = await post(JSON.stringify({ board: ALL_ONES }));
     expect(response.statusCode).toBe(400);
     const problem = JSON.parse(response.body) as ProblemDetails;
     expect(problem.problems).toHaveLength(MAX_PROBLEMS_PER_BOARD);
@@ -67,8 +71,8 @@ describe('problems listed per board', () => {
     expect(problem.detail).toMatch(new RegExp(`\\(and ${more} more problems\\)$`));
   });
 
-  it('caps the problems of a text/plain error line too', () => {
-    const response = post(`${EASY}\n${ALL_ONES}\n`, 'text/plain');
+  it('caps the problems of a text/plain error line too', async () => {
+    const response = await post(`${EASY}\n${ALL_ONES}\n`, 'text/plain');
     const [, line] = response.body.split('\n');
     expect(line!.match(/DUPLICATE_IN_/g)).toHaveLength(MAX_PROBLEMS_PER_BOARD);
     expect(line).toMatch(/; and \d+ more problems$/);
@@ -87,7 +91,7 @@ describe('the size of a Lambda result', () => {
       .map((parts) => parts.join('')),
   );
 
-  it('counts a string as JSON.stringify writes it, in UTF-8 bytes, without writing it', () => {
+  it('counts a string as JSON.stringify writes it, in UTF-8 bytes, without writing it', async () => {
     fc.assert(
       fc.property(anyText, (text) => {
         expect(jsonStringBytes(text)).toBe(serialized(text));
@@ -96,7 +100,7 @@ describe('the size of a Lambda result', () => {
     );
   });
 
-  it('is the whole response serialized: status, headers and the escaped body', () => {
+  it('is the whole response serialized: status, headers and the escaped body', async () => {
     fc.assert(
       fc.property(anyText, fc.dictionary(fc.string(), fc.string()), fc.boolean(), (body, headers, isBase64Encoded) => {
         const response: HttpResponse = { statusCode: 200, headers, body, isBase64Encoded };
@@ -107,7 +111,7 @@ describe('the size of a Lambda result', () => {
 });
 
 describe('answers within Lambda’s limit', () => {
-  it('stays under the limit for the largest answers the request limits allow', () => {
+  it('stays under the limit for the largest answers the request limits allow', async () => {
     // The widest answer shapes, as many as one request may hold, with the JSON escaping of the body counted.
     const widestSolved = JSON.stringify({ boards: Array.from({ length: MAX_BOARDS }, () => toChars(EASY)) });
     const widestFailed = JSON.stringify({
@@ -115,21 +119,21 @@ describe('answers within Lambda’s limit', () => {
     });
     for (const body of [widestSolved, widestFailed]) {
       expect(Buffer.byteLength(body)).toBeLessThanOrEqual(MAX_BODY_BYTES);
-      const response = post(body);
+      const response = await post(body);
       expect(response.statusCode).toBe(200);
       expect(lambdaResultBytes(response)).toBeLessThan(MAX_RESPONSE_BYTES);
     }
   });
 
-  it('counts a result as Lambda does: serialized as JSON, escapes and multi-byte characters included', () => {
+  it('counts a result as Lambda does: serialized as JSON, escapes and multi-byte characters included', async () => {
     const response: HttpResponse = { statusCode: 200, headers: {}, body: '"é"', isBase64Encoded: false };
     expect(lambdaResultBytes(response)).toBe(
       Buffer.byteLength('{"statusCode":200,"headers":{},"body":"\\"é\\"","isBase64Encoded":false}'),
     );
   });
 
-  it('turns an answer over the limit into a 413 that says to send the puzzles as a file, keeping its CORS headers', () => {
-    const answer = post(JSON.stringify({ boards: Array.from({ length: 100 }, () => EASY) }), 'application/json', {
+  it('turns an answer over the limit into a 413 that says to send the puzzles as a file, keeping its CORS headers', async () => {
+    const answer = await post(JSON.stringify({ boards: Array.from({ length: 100 }, () => EASY) }), 'application/json', {
       origin: 'https://app.example.com',
     });
     const limit = lambdaResultBytes(answer) - 1;

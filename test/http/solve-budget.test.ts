@@ -10,7 +10,7 @@ import { API_SOLVE_BUDGET_MS } from '../../functions/contract/api-capacity.js';
 import { FUNCTION_TIMEOUT_DEFAULTS } from '../../functions/contract/service-layout.js';
 
 describe('the solving time budget of one request', () => {
-  it('lets work go on until the deadline, then throws a 413 naming how far it got and the limit', () => {
+  it('lets work go on until the deadline, then throws a 413 naming how far it got and the limit', async () => {
     let now = 0;
     const budget = new SolveBudget(100, () => now);
     now = 100;
@@ -29,7 +29,7 @@ describe('the solving time budget of one request', () => {
     expect(error.extra.limit).toBe(100);
   });
 
-  it(`is ${MAX_SOLVE_MS} ms, far below the API function's timeout, or less when the function would time out first`, () => {
+  it(`is ${MAX_SOLVE_MS} ms, far below the API function's timeout, or less when the function would time out first`, async () => {
     expect(MAX_SOLVE_MS).toBe(API_SOLVE_BUDGET_MS);
     expect(MAX_SOLVE_MS * 10).toBeLessThan(FUNCTION_TIMEOUT_DEFAULTS.api * 1000);
     expect(SolveBudget.forInvocation(undefined).limitMs).toBe(MAX_SOLVE_MS);
@@ -51,7 +51,7 @@ describe('the solving time budget of one request', () => {
     expect(JSON.parse(result.body)).toMatchObject({ limit: MAX_SOLVE_MS });
   });
 
-  it('turns the time left into a guess allowance, so one pathological board cannot outlast the function', () => {
+  it('turns the time left into a guess allowance, so one pathological board cannot outlast the function', async () => {
     let now = 0;
     const budget = new SolveBudget(3_000, () => now);
     expect(budget.guessAllowance()).toBe(750_000);
@@ -114,7 +114,7 @@ describe('the solving time budget of one request', () => {
     });
     expect(((await handler(one, nearlyOut)) as HttpResponse).body).toBe(`\n${EASY_SOLUTION}\n`);
   });
-  it('runs on the budget it is handed, its clock included, for /solve and a /grade batch alike', () => {
+  it('runs on the budget it is handed, its clock included, for /solve and a /grade batch alike', async () => {
     // Each board read moves this clock on by a second: the second board finds the budget spent.
     let now = 0;
     const clock = () => now++ * 1000;
@@ -125,9 +125,9 @@ describe('the solving time budget of one request', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ boards: [EASY, EASY, EASY] }),
       });
-      const stopped = handleHttpEvent(event, undefined, new SolveBudget(MAX_SOLVE_MS, () => 0));
+      const stopped = await handleHttpEvent(event, undefined, new SolveBudget(MAX_SOLVE_MS, () => 0));
       expect(stopped.statusCode, url).toBe(200);
-      const spent = handleHttpEvent(event, undefined, new SolveBudget(MAX_SOLVE_MS, clock));
+      const spent = await handleHttpEvent(event, undefined, new SolveBudget(MAX_SOLVE_MS, clock));
       expect(spent.statusCode, url).toBe(413);
       expect(JSON.parse(spent.body).type, url).toMatch(/solve-time-exceeded$/);
     }

@@ -218,9 +218,9 @@ describe('POST /grade inside the request budget', () => {
         body: JSON.stringify({ boards: [EASY, EASY] }),
       }),
     );
-    expect(() => gradeRoute(request, new SolveBudget(GRADE_RESERVE_MS))).toThrow(
+    await expect(gradeRoute(request, new SolveBudget(GRADE_RESERVE_MS))).rejects.toThrow(
       /^Grading stopped after 1 of 2 boards: one request may spend at most \d+ ms grading\./,
     );
-    expect(gradeRoute(request, new SolveBudget(GRADE_RESERVE_MS + 10_000)).statusCode).toBe(200);
+    expect((await gradeRoute(request, new SolveBudget(GRADE_RESERVE_MS + 10_000))).statusCode).toBe(200);
   });
 });

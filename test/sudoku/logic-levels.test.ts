@@ -1,17 +1,18 @@
-// The difficulty levels are one list (logic/step.ts): the type, the ranks the grader compares and
+// The difficulty levels are one list (logic/names.ts): the type, the ranks the grader compares and
 // the names a grade reports all derive from it, so a level added or reordered cannot reach one alone.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { gradePuzzle, LEVELS, TECHNIQUES } from '../../functions/sudoku/logic/index.js';
+import { TECHNIQUE_NAMES } from '../../functions/sudoku/logic/names.js';
 import { LEVEL_RANK } from '../../functions/sudoku/logic/techniques.js';
 import { readPuzzleSet } from '../helpers/puzzle-sets.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 describe('difficulty levels', () => {
-  it('are written once in the shipped TypeScript: only logic/step.ts lists them', () => {
+  it('are written once in the shipped TypeScript: only logic/names.ts lists them', () => {
     const files = readdirSync(path.join(root, 'functions'), { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.ts'))
       .map((f) => path.join('functions', f));
@@ -20,7 +21,7 @@ describe('difficulty levels', () => {
       // A list or a rank table: the first level, then (after its rank, if any) the second.
       return /\beasy['"]?\s*[:,]\s*(\d+\s*,\s*)?['"]?medium\b/.test(text);
     });
-    expect(naming).toEqual([path.join('functions', 'sudoku', 'logic', 'step.ts')]);
+    expect(naming).toEqual([path.join('functions', 'sudoku', 'logic', 'names.ts')]);
   });
 
   it("rank a level by its place in LEVELS, and a grade's level is its hardest technique's", () => {
@@ -30,5 +31,11 @@ describe('difficulty levels', () => {
       const r = gradePuzzle(puzzle);
       if (r.ok) expect(r.grade.level).toBe(r.grade.hardest === null ? LEVELS[0] : levelOf[r.grade.hardest]);
     }
+  });
+
+  it("the technique names names.ts lists for the HTTP function are the grade table's, in its order", () => {
+    // /grade's and /hint's answers name techniques from TECHNIQUES; the OpenAPI document lists
+    // TECHNIQUE_NAMES without loading the solver, so the two must be the same list.
+    expect(TECHNIQUES.map((t) => t.name)).toEqual([...TECHNIQUE_NAMES]);
   });
 });

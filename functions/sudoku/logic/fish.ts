@@ -6,7 +6,8 @@ import { computePlaces, positions } from './places.js';
 import { joinAnd, UNIT_CELLS } from './geometry.js';
 import { type Changes, EVERYTHING } from './changes.js';
 import { candidate, type Grid } from './grid.js';
-import { explaining, type Step, type TechniqueName } from './step.js';
+import type { TechniqueName } from './names.js';
+import { explaining, type Step } from './step.js';
 
 const FISH: Record<number, [TechniqueName, string, number]> = {
   2: ['x-wing', 'X-wing', 3.2],

@@ -2,7 +2,7 @@
 // and the CLI check their own input first), so a bad option is a caller's mistake: thrown as a typed
 // error naming the option, at once, where an unknown level would cost 20,000 attempts (~20 s) before
 // failing, and a missing seed a TypeError from deep inside.
-import { LEVELS } from './step.js';
+import { LEVELS } from './names.js';
 
 export type GenerateOption = 'options' | 'level' | 'seed' | 'symmetric' | 'maxAttempts';
 

@@ -13,7 +13,7 @@ import { BOX, COL, ROW, UNIT_CELLS } from './geometry.js';
 import { checkGenerateOptions } from './generate-options.js';
 import { type Grade, gradeCells } from './grade.js';
 import { mulberry32, type Random, seedOf, shuffle } from './random.js';
-import type { Level } from './step.js';
+import type { Level } from './names.js';
 import { UnavoidableSets } from './unavoidable.js';
 
 export interface GenerateOptions {

@@ -9,7 +9,7 @@ import { solveBoard, solveParsed } from '../solve-board.js';
 import type { Cells, Problem, SolveOutcome } from '../types.js';
 import { Grid } from './grid.js';
 import { type RunResult, runLogic, type SolutionSource } from './run.js';
-import type { Level, TechniqueName } from './step.js';
+import type { Level, TechniqueName } from './names.js';
 import { TECHNIQUES } from './techniques.js';
 
 export interface Grade {

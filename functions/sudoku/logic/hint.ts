@@ -9,7 +9,8 @@ import type { CellRef, Cells, Problem } from '../types.js';
 import { cellName, COL, POPCOUNT, ROW } from './geometry.js';
 import { candidateCell, candidateDigit, Grid } from './grid.js';
 import { findSingle } from './singles.js';
-import { applyStep, explaining, type Step, type TechniqueName } from './step.js';
+import type { TechniqueName } from './names.js';
+import { applyStep, explaining, type Step } from './step.js';
 import { TECHNIQUES } from './techniques.js';
 
 export interface Placement {

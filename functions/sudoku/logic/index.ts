@@ -10,6 +10,6 @@ export type { GenerateOptions, GenerateOutcome } from './generate.js';
 export { generatePuzzle } from './generate.js';
 export type { GenerateOption } from './generate-options.js';
 export { GenerateOptionError } from './generate-options.js';
-export type { Level, TechniqueName } from './step.js';
-export { LEVELS } from './step.js';
+export type { Level, TechniqueName } from './names.js';
+export { LEVELS, TECHNIQUE_NAMES } from './names.js';
 export { TECHNIQUES } from './techniques.js';

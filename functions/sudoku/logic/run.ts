@@ -6,7 +6,8 @@ import { ChangeLog, EVERYTHING } from './changes.js';
 import { POPCOUNT } from './geometry.js';
 import type { Grid } from './grid.js';
 import { HIDDEN_SINGLE_BOX, HIDDEN_SINGLE_LINE, NAKED_SINGLE, settleSingles } from './singles.js';
-import { applyStep, type Level, LEVELS, type Step } from './step.js';
+import { type Level, LEVELS } from './names.js';
+import { applyStep, type Step } from './step.js';
 import { LEVEL_RANK, TECHNIQUE_INDEX, TECHNIQUES } from './techniques.js';
 
 export interface RunResult {

@@ -2,33 +2,7 @@
 // technique and difficulty), the hint (its cells and sentence) and the tests (its eliminations
 // are checked against the solution).
 import { candidate, candidateCell, candidateDigit, type Grid, UNIT_BITS } from './grid.js';
-
-export type TechniqueName =
-  | 'hidden-single'
-  | 'naked-single'
-  | 'pointing'
-  | 'claiming'
-  | 'naked-pair'
-  | 'hidden-pair'
-  | 'naked-triple'
-  | 'hidden-triple'
-  | 'x-wing'
-  | 'swordfish'
-  | 'xy-wing'
-  | 'xyz-wing'
-  | 'w-wing'
-  | 'naked-quad'
-  | 'jellyfish'
-  | 'hidden-quad'
-  | 'simple-coloring'
-  | 'x-chain'
-  | 'aic'
-  | 'guess';
-
-/** The difficulty levels, easiest first: a level's rank is its index here. */
-export const LEVELS = ['easy', 'medium', 'hard', 'expert', 'extreme'] as const;
-
-export type Level = (typeof LEVELS)[number];
+import type { TechniqueName } from './names.js';
 
 export interface Step {
   technique: TechniqueName;

@@ -7,7 +7,8 @@ import { computePlaces, positions } from './places.js';
 import { cellName, digitsOf, joinAnd, POPCOUNT, UNIT_CELLS, unitName } from './geometry.js';
 import { type Changes, EVERYTHING } from './changes.js';
 import { candidate, type Grid } from './grid.js';
-import { explaining, type Step, type TechniqueName } from './step.js';
+import type { TechniqueName } from './names.js';
+import { explaining, type Step } from './step.js';
 
 const NAMES = ['', '', 'pair', 'triple', 'quad'] as const;
 const NAKED: Record<number, [TechniqueName, number]> = {

@@ -8,7 +8,8 @@ import { findSimpleColoring } from './coloring.js';
 import { findFish } from './fish.js';
 import type { Grid } from './grid.js';
 import { findClaiming, findPointing } from './locked.js';
-import { type Level, LEVELS, type Step, type TechniqueName } from './step.js';
+import { type Level, LEVELS, type TechniqueName } from './names.js';
+import type { Step } from './step.js';
 import { findHiddenSubset, findNakedSubset } from './subsets.js';
 import { findWWing, findXYWing, findXYZWing } from './wings.js';
 
