@@ -78,6 +78,21 @@ async function warmRequests(
   };
 }
 
+/** index.mjs and the chunks it imports statically, transitively: what Node reads before the handler exists. */
+function coldStartFiles(): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const code = readFileSync(file, 'utf8');
+    for (const [, target] of code.matchAll(/import\s*(?:[\w$*{},\s]*?from\s*)?"(\.\/[^"]+)"/g)) {
+      visit(path.join(path.dirname(file), target!));
+    }
+  };
+  visit(bundle);
+  return [...seen];
+}
+
 export async function run(): Promise<void> {
   console.log('\n## Handler bundle (dist/handler/index.mjs)\n');
   if (!existsSync(bundle)) throw new Error('dist/handler/index.mjs is missing: run `npm run build`');
@@ -92,6 +107,10 @@ export async function run(): Promise<void> {
     .filter((f) => f.endsWith('.mjs'))
     .map((f) => path.join(bundleDir, f));
   console.log(`size            index.mjs ${size([bundle])}`);
+  const cold = coldStartFiles();
+  console.log(
+    `                read at a cold start: index.mjs and the ${cold.length - 1} chunks it imports, ${size(cold)}`,
+  );
   console.log(`                all ${code.length} .mjs files ${size(code)} (source maps not counted)`);
 
   const importArgs = [

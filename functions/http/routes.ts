@@ -1,5 +1,4 @@
 import { ClientError } from './problems.js';
-import { openApiDocument } from './openapi.js';
 import { jsonResponse } from './responses.js';
 import type { SolveBudget } from './solve-budget.js';
 import { solveRoute } from './solve-route.js';
@@ -11,9 +10,9 @@ import { pageResponse } from '../web/index.js';
 import { API_ROUTE_NAMES, API_ROUTES, type ApiRouteName } from '../contract/api-routes.js';
 
 /**
- * One route's answer. The toolkit routes (/grade, /hint, /puzzle) are asynchronous only to load the
- * logical solver on first use (`await import()`): a cold start that serves /solve, the page or
- * /health does not read it.
+ * One route's answer. The toolkit routes (/grade, /hint, /puzzle) and the OpenAPI document are
+ * asynchronous only to load what they need on first use (`await import()`: the logical solver, the
+ * document): a cold start that serves /solve, the page or /health reads neither.
  */
 export type RouteHandler = (request: HttpRequest, budget: SolveBudget) => HttpResponse | Promise<HttpResponse>;
 
@@ -25,7 +24,8 @@ const handlers: Readonly<Record<ApiRouteName, RouteHandler>> = {
   hint: hintRoute,
   puzzle: puzzleRoute,
   health: () => jsonResponse(200, { status: 'ok' }),
-  openapi: () => jsonResponse(200, openApiDocument),
+  // The document (18 KB of the bundle) is read on its first request, not on every cold start.
+  openapi: async () => jsonResponse(200, (await import('./openapi.js')).openApiDocument),
 };
 
 /** Every route: path -> method -> handler. The OpenAPI document describes exactly these. */
