@@ -5,6 +5,7 @@
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILES_TIMEOUT_ENV } from '../../../functions/contract/large-files.js';
+import { SOLVER_THREADS_ENV } from '../../../functions/contract/service-layout.js';
 import { localCredentials } from '../../../twin/iam/local-account.js';
 import { invokeFunctionAsync } from '../../../twin/lambda/executions.js';
 import { type LocalStepFunctions, startStackStepFunctions } from '../../../twin/stepfunctions/step-functions-server.js';
@@ -92,12 +93,20 @@ describe('a file too large for one invocation, on the twin', () => {
   it('hands a file over to ranges when one invocation planned for it runs out of time, and ends complete', async () => {
     // The plan counts on 900 s (one invocation for a file this size); the twin ends the S3 event's
     // invocation at 2 s, each range's at 6 s.
-    const planned = { timeout: process.env[FILES_TIMEOUT_ENV], range: process.env[RANGE_BYTES_ENV] };
+    const planned = {
+      timeout: process.env[FILES_TIMEOUT_ENV],
+      range: process.env[RANGE_BYTES_ENV],
+      threads: process.env[SOLVER_THREADS_ENV],
+    };
     process.env[FILES_TIMEOUT_ENV] = '900';
     delete process.env[RANGE_BYTES_ENV];
+    // One solver thread: the work per invocation then depends on the core's speed, not on how many
+    // cores the machine has (with every core, a machine of 8 would finish it in one invocation).
+    process.env[SOLVER_THREADS_ENV] = '1';
     try {
-      // Several seconds of solving even on a machine twice this one's speed: the 2 s cannot suffice.
-      const slow = Array.from({ length: 400 }, () => hardest).flat();
+      // About 8 s of solving on one thread here (93,750 of the hardest rows): at least two range
+      // invocations (each hands over after 3 s of its 6) even on a machine twice this one's speed.
+      const slow = Array.from({ length: 250 }, () => hardest).flat();
       const key = 'incoming/slow/hardest.txt';
       await s3.put(key, `${slow.join('\n')}\n`);
       const { invocation } = await invokeFunctionAsync(await s3.eventFor(key), { timeoutMs: 2000 });
@@ -115,11 +124,17 @@ describe('a file too large for one invocation, on the twin', () => {
       expect(report.split).toMatchObject({ ranges: 1 });
       expect(report.split!.invocations).toBeGreaterThan(3);
     } finally {
-      process.env[FILES_TIMEOUT_ENV] = planned.timeout;
-      process.env[RANGE_BYTES_ENV] = planned.range;
+      for (const [name, value] of [
+        [FILES_TIMEOUT_ENV, planned.timeout],
+        [RANGE_BYTES_ENV, planned.range],
+        [SOLVER_THREADS_ENV, planned.threads],
+      ] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
     }
-    // Its work is a fixed amount of solving in invocations of 2 s and 6 s: about 30 s on a quiet
-    // 2-core machine, over 60 s when the machine is shared; the limit only stops a hung run.
+    // Its work is a fixed amount of solving in invocations of 2 s and 6 s: about 15 s on a quiet
+    // 2-core machine, over 30 s when the machine is shared; the limit only stops a hung run.
   }, 180_000);
 
   it("starts only for a caller the policies allow: the API function's role may not", async () => {
