@@ -16,8 +16,11 @@ export interface Answer {
   text: string;
 }
 
-/** The error an answer that is not 2xx is: the function's problem document, or another's answer. */
-export function answerError(route: string, answer: Answer, attempts: number): Error {
+/**
+ * The error an answer that is not 2xx is: the function's problem document, or another's answer
+ * (with the wait it asked for, when the client stopped rather than wait that long).
+ */
+export function answerError(route: string, answer: Answer, attempts: number, retryAfterMs?: number): Error {
   if (/^application\/problem\+json\b/i.test(answer.contentType)) {
     try {
       return new SudokuProblemError(route, answer.status, JSON.parse(answer.text) as ProblemDetails);
@@ -27,8 +30,8 @@ export function answerError(route: string, answer: Answer, attempts: number): Er
   }
   const gateway = gatewayMessage(answer);
   return gateway === undefined
-    ? new SudokuHttpError(route, answer.status, answer.text.slice(0, 200), 'unexpected-answer', attempts)
-    : new SudokuHttpError(route, answer.status, gateway, 'gateway-answer', attempts);
+    ? new SudokuHttpError(route, answer.status, answer.text.slice(0, 200), 'unexpected-answer', attempts, retryAfterMs)
+    : new SudokuHttpError(route, answer.status, gateway, 'gateway-answer', attempts, retryAfterMs);
 }
 
 /** API Gateway's `{"message": "..."}`, when the answer is one. */

@@ -65,8 +65,18 @@ export class SudokuHttpError extends SudokuClientError<'gateway-answer' | 'unexp
     code: 'gateway-answer' | 'unexpected-answer',
     /** Requests sent, the first one included. */
     readonly attempts: number,
+    /**
+     * Set when the answer asked for a wait (Retry-After) longer than the client's
+     * `maxRetryAfterSeconds`: the client stopped rather than wait that long; the caller may.
+     */
+    readonly retryAfterMs?: number,
   ) {
-    super(code, `${route} answered ${status}: ${text}${attempts > 1 ? ` (after ${attempts} attempts)` : ''}`, route);
+    const tries = attempts > 1 ? ` (after ${attempts} attempts)` : '';
+    const wait =
+      retryAfterMs === undefined
+        ? ''
+        : `; it asks to wait ${Math.ceil(retryAfterMs / 1000)} s before another try, longer than this client waits (maxRetryAfterSeconds)`;
+    super(code, `${route} answered ${status}: ${text}${tries}${wait}`, route);
   }
 }
 

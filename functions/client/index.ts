@@ -13,7 +13,7 @@ export {
   SudokuProblemError,
   SudokuUsageError,
 } from './errors.js';
-export { type Clock, DEFAULT_RETRY, type RetryPolicy } from './retry-policy.js';
+export { type Clock, DEFAULT_MAX_RETRY_AFTER_SECONDS, DEFAULT_RETRY, type RetryPolicy } from './retry-policy.js';
 export { API_REQUEST_LIMITS } from './request-cutting.js';
 export type * from './api-types.js';
 export type { components, operations, paths } from './openapi-types.js';

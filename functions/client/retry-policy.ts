@@ -23,6 +23,12 @@ export const DEFAULT_RETRY: RetryPolicy = {
   maxAttempts: 12,
 };
 
+/**
+ * The longest Retry-After waited out by default: a minute, about the whole default backoff. API
+ * Gateway sends none with its 429 and 500; a proxy or CDN in front of the API may, and may ask for hours.
+ */
+export const DEFAULT_MAX_RETRY_AFTER_SECONDS = 60;
+
 /** Statuses worth another attempt when the answer is not the function's problem document. */
 const RETRIED_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
 

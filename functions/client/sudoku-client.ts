@@ -26,6 +26,7 @@ import { type BodyFraming, cutRequests, type Span, utf8Bytes } from './request-c
 import { runPool } from './request-pool.js';
 import {
   type Clock,
+  DEFAULT_MAX_RETRY_AFTER_SECONDS,
   DEFAULT_RETRY,
   isRetriedAnswer,
   type RetryPolicy,
@@ -43,6 +44,11 @@ export interface SudokuClientOptions {
   maxInFlight?: number;
   /** When and how often to send a throttled request again (DEFAULT_RETRY). */
   retry?: Partial<RetryPolicy>;
+  /**
+   * The longest Retry-After the client waits out (60 s): an answer asking for more is thrown at
+   * once as a SudokuHttpError carrying `retryAfterMs`, instead of a call that sleeps for an hour.
+   */
+  maxRetryAfterSeconds?: number;
   /** Headers sent with every request (an API key, an authorization). */
   headers?: Readonly<Record<string, string>>;
   /** Time for the waits between attempts (tests pass one that records them). */
@@ -80,6 +86,7 @@ export class SudokuClient {
   private readonly fetch: typeof fetch;
   private readonly maxInFlight: number;
   private readonly retry: RetryPolicy;
+  private readonly maxRetryAfterMs: number;
   private readonly headers: Readonly<Record<string, string>>;
   private readonly clock: Clock;
   private readonly random: () => number;
@@ -96,6 +103,14 @@ export class SudokuClient {
       );
     }
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    const maxRetryAfterSeconds = options.maxRetryAfterSeconds ?? DEFAULT_MAX_RETRY_AFTER_SECONDS;
+    if (!(maxRetryAfterSeconds >= 0)) {
+      throw new SudokuUsageError(
+        'new SudokuClient',
+        `maxRetryAfterSeconds must be a number of seconds from 0; it is ${maxRetryAfterSeconds}.`,
+      );
+    }
+    this.maxRetryAfterMs = maxRetryAfterSeconds * 1000;
     this.headers = options.headers ?? {};
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
@@ -278,6 +293,9 @@ export class SudokuClient {
         failure = error;
       }
       if (answer && !isRetriedAnswer(answer.status, answer.contentType)) return answer;
+      if (answer && retryAfter !== undefined && retryAfter > this.maxRetryAfterMs) {
+        throw answerError(route, answer, attempt, retryAfter);
+      }
       if (attempt > this.retry.maxAttempts) {
         throw answer ? answerError(route, answer, attempt) : new SudokuNetworkError(route, attempt, failure);
       }

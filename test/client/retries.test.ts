@@ -4,6 +4,7 @@
 // problem documents are thrown at once; a 413 too much for one request is cut in two.
 import { describe, expect, it } from 'vitest';
 import {
+  DEFAULT_MAX_RETRY_AFTER_SECONDS,
   DEFAULT_RETRY,
   SudokuClient,
   SudokuHttpError,
@@ -60,6 +61,32 @@ describe('the retry policy', () => {
     expect(retryAfterMs('soon', 0)).toBeUndefined();
     expect(retryAfterMs(null, 0)).toBeUndefined();
     expect(retryAfterMs('Thu, 01 Jan 1970 00:00:00 GMT', 5000)).toBe(0);
+  });
+
+  it('stops at once, naming the wait, when Retry-After asks for more than maxRetryAfterSeconds (60 s by default)', async () => {
+    const hour = setup(() => throttled({ 'retry-after': '3600' }));
+    const error = await hour.client.solve(EASY).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SudokuHttpError);
+    expect(error).toMatchObject({ status: 429, attempts: 1, retryAfterMs: 3_600_000 });
+    expect((error as Error).message).toMatch(/asks to wait 3600 s before another try, longer than this client waits/);
+    expect(hour.clock.sleeps).toEqual([]);
+    expect(hour.api.sent).toHaveLength(1);
+    expect(DEFAULT_MAX_RETRY_AFTER_SECONDS).toBe(60);
+
+    // The limit itself is waited out; a caller may allow more, or none.
+    const minute = setup((_, n) => (n === 0 ? throttled({ 'retry-after': '60' }) : solved()));
+    await expect(minute.client.solve(EASY)).resolves.toMatchObject({ solution: EASY_SOLUTION });
+    expect(minute.clock.sleeps).toEqual([60_000]);
+    const patient = new SudokuClient({
+      baseUrl: 'http://api.test',
+      fetch: fakeFetch((_, n) => (n === 0 ? throttled({ 'retry-after': '3600' }) : solved())).fetch,
+      clock: fakeClock(),
+      maxRetryAfterSeconds: 7200,
+    });
+    await expect(patient.solve(EASY)).resolves.toMatchObject({ solution: EASY_SOLUTION });
+    expect(() => new SudokuClient({ baseUrl: 'http://api.test', maxRetryAfterSeconds: -1 })).toThrow(
+      /maxRetryAfterSeconds must be a number of seconds from 0/,
+    );
   });
 
   it('waits out the 500 of a throttled Lambda (API Gateway {"message"}) but throws the function\'s own 500 problem at once', async () => {
