@@ -347,8 +347,9 @@ describe('overwrites of a split file at every step, under 20% 503s, resets and s
       process.env[RANGE_BYTES_ENV] = '4100';
       const name = `${point.replace(/ /g, '-')}.${format}`;
       const key = `incoming/overwrites/${name}`;
-      const older = fileOf(format, 1_500, 0);
-      const newer = fileOf(format, 1_500, 7_000);
+      // 800 rows: 16-26 ranges of 4,100 bytes, so the older run is still in its ranges at the 10th.
+      const older = fileOf(format, 800, 0);
+      const newer = fileOf(format, 800, 7_000);
       const expected = await cleanAnswer(`overwrites-${name}`, newer);
       weather({ seed, slowDown: 0.2, resets: 0.02, stalls: 1, stallsWhere: (r) => r.url.includes('/staging/') });
 
@@ -387,7 +388,7 @@ describe('a version put back, or deleted and uploaded again, while it is solved 
   // The older run is superseded and writes no report; the version's new event must start the
   // version's next attempt (file-<version>-<attempt>), not find the ended run's name taken.
   const sequences = [
-    { name: 'A, B, A', between: async (key: string) => void (await s3.put(key, fileOf('txt', 1_500, 7_000))) },
+    { name: 'A, B, A', between: async (key: string) => void (await s3.put(key, fileOf('txt', 800, 7_000))) },
     {
       name: 'A, delete, A',
       between: async (key: string) =>
@@ -399,7 +400,8 @@ describe('a version put back, or deleted and uploaded again, while it is solved 
     async ({ name, between }) => {
       process.env[RANGE_BYTES_ENV] = '4100';
       const key = `incoming/put-back/${name.replace(/[^A-Za-z]+/g, '-')}.txt`;
-      const a = fileOf('txt', 1_500, 0);
+      // 800 rows: 16 ranges, so A's first run is held in its ranges (at the 5th).
+      const a = fileOf('txt', 800, 0);
       const expected = await cleanAnswer(`put-back-${name.replace(/[^A-Za-z]+/g, '-')}.txt`, a);
       const aETag = await s3.put(key, a);
       const reached = signal();
