@@ -6,19 +6,22 @@ import { gradeRoute } from './grade-route.js';
 import { hintRoute } from './hint-route.js';
 import { puzzleRoute } from './puzzle-route.js';
 import type { HttpRequest, HttpResponse } from './types.js';
-import { pageResponse } from '../web/index.js';
 import { API_ROUTE_NAMES, API_ROUTES, type ApiRouteName } from '../contract/api-routes.js';
 
 /**
- * One route's answer. The toolkit routes (/grade, /hint, /puzzle) and the OpenAPI document are
- * asynchronous only to load what they need on first use (`await import()`: the logical solver, the
- * document): a cold start that serves /solve, the page or /health reads neither.
+ * One route's answer. The toolkit routes (/grade, /hint, /puzzle), the page and the OpenAPI
+ * document are asynchronous only to load what they need on first use (`await import()`: the logical
+ * solver, the page, the document): a cold start that serves /solve or /health reads none of them.
  */
 export type RouteHandler = (request: HttpRequest, budget: SolveBudget) => HttpResponse | Promise<HttpResponse>;
 
 /** What answers each route of the contract (contract/api-routes.ts). */
 const handlers: Readonly<Record<ApiRouteName, RouteHandler>> = {
-  page: (request) => ({ statusCode: 200, ...pageResponse(request.headers['accept-encoding']) }),
+  // The page (23 KB of the bundle, precompressed) is read on its first request, as the document is.
+  page: async (request) => ({
+    statusCode: 200,
+    ...(await import('../web/index.js')).pageResponse(request.headers['accept-encoding']),
+  }),
   solve: solveRoute,
   grade: gradeRoute,
   hint: hintRoute,

@@ -192,7 +192,7 @@ describe('what the deployable bundle holds', () => {
     expect(foreign).toEqual([]);
   });
 
-  it('loads on a cold start only what an HTTP request needs: no AWS SDK, file pipeline, logical solver or OpenAPI document', () => {
+  it('loads on a cold start only what an HTTP request needs: no AWS SDK, file pipeline, logical solver, page or OpenAPI document', () => {
     // index.mjs and the chunks it imports statically, transitively: what Node parses before the
     // handler exists. Everything else is read by `await import()` on first use.
     const graph = new Set<string>();
@@ -213,7 +213,7 @@ describe('what the deployable bundle holds', () => {
     expect(loaded.some((s) => s.endsWith('functions/sudoku/solve-board.ts'))).toBe(true);
     // names.ts lends the level and technique names the OpenAPI document lists, nothing that runs.
     const unwanted = loaded.filter((s) =>
-      /@aws-sdk\/|@smithy\/|functions\/(pipeline|parallel|s3\/(?!event-)|batch\/handle)|functions\/http\/openapi|functions\/sudoku\/logic\/(?!names\.ts)|functions\/formats\/(csv|jsonl|json-document|codecs|solve-stream|grade-codec|generate-codec)/.test(
+      /@aws-sdk\/|@smithy\/|functions\/(pipeline|parallel|s3\/(?!event-)|batch\/handle)|functions\/http\/openapi|functions\/web\/|functions\/sudoku\/logic\/(?!names\.ts)|functions\/formats\/(csv|jsonl|json-document|codecs|solve-stream|grade-codec|generate-codec)/.test(
         s,
       ),
     );
