@@ -9,4 +9,4 @@ import { type Grade, gradeCells } from '../sudoku/logic/grade.js';
 export type RowGrader = (givens: ArrayLike<number>, solution: ArrayLike<number>) => Grade;
 
 /** The grade of a row already known to have exactly one solution. */
-export const gradeRow: RowGrader = (givens, solution) => gradeCells(givens, solution);
+export const gradeRow: RowGrader = gradeCells;
