@@ -4,8 +4,8 @@
 
 /**
  * Every technique the logical solver knows, easiest first as the grade's table (techniques.ts) lists
- * them: the names a grade, a hint and the OpenAPI document use. A plain list, so the HTTP function
- * describes them without loading the solver.
+ * them (test/sudoku/logic-levels.test.ts holds the two alike): the names a grade, a hint and the
+ * OpenAPI document use.
  */
 export const TECHNIQUE_NAMES = [
   'hidden-single',
