@@ -15,6 +15,7 @@ import { startTestS3, type TestS3 } from '../../helpers/local-s3.js';
 import { startS3Proxy, type S3Proxy } from '../../helpers/s3-proxy.js';
 import { isSolutionOf } from '../../helpers/sudoku-rules.js';
 import { useTwinForLargeFiles } from '../../helpers/large-file-steps.js';
+import { keepEnvironment } from '../../helpers/environment.js';
 
 const TIMEOUT_MS = 6000;
 const hardest = readPuzzleSet('puzzles6_forum_hardest_1106');
@@ -93,11 +94,7 @@ describe('a file too large for one invocation, on the twin', () => {
   it('hands a file over to ranges when one invocation planned for it runs out of time, and ends complete', async () => {
     // The plan counts on 900 s (one invocation for a file this size); the twin ends the S3 event's
     // invocation at 2 s, each range's at 6 s.
-    const planned = {
-      timeout: process.env[FILES_TIMEOUT_ENV],
-      range: process.env[RANGE_BYTES_ENV],
-      threads: process.env[SOLVER_THREADS_ENV],
-    };
+    const restorePlanned = keepEnvironment([FILES_TIMEOUT_ENV, RANGE_BYTES_ENV, SOLVER_THREADS_ENV]);
     process.env[FILES_TIMEOUT_ENV] = '900';
     delete process.env[RANGE_BYTES_ENV];
     // One solver thread: the work per invocation then depends on the core's speed, not on how many
@@ -124,14 +121,7 @@ describe('a file too large for one invocation, on the twin', () => {
       expect(report.split).toMatchObject({ ranges: 1 });
       expect(report.split!.invocations).toBeGreaterThan(3);
     } finally {
-      for (const [name, value] of [
-        [FILES_TIMEOUT_ENV, planned.timeout],
-        [RANGE_BYTES_ENV, planned.range],
-        [SOLVER_THREADS_ENV, planned.threads],
-      ] as const) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
+      restorePlanned();
     }
     // Its work is a fixed amount of solving in invocations of 2 s and 6 s: about 15 s on a quiet
     // 2-core machine, over 30 s when the machine is shared; the limit only stops a hung run.
