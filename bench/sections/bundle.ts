@@ -78,8 +78,11 @@ async function warmRequests(
   };
 }
 
-/** index.mjs and the chunks it imports statically, transitively: what Node reads before the handler exists. */
-function coldStartFiles(): string[] {
+/**
+ * `entry` and the chunks it imports statically, transitively: what Node reads before the handler
+ * exists (test/handler/bundle.test.ts checks what they hold).
+ */
+export function coldStartFiles(entry: string = bundle): string[] {
   const seen = new Set<string>();
   const visit = (file: string) => {
     if (seen.has(file)) return;
@@ -89,7 +92,7 @@ function coldStartFiles(): string[] {
       visit(path.join(path.dirname(file), target!));
     }
   };
-  visit(bundle);
+  visit(entry);
   return [...seen];
 }
 

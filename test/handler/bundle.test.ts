@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { coldStartFiles } from '../../bench/sections/bundle.js';
 import { openApiMismatches } from '../http/openapi-conformance.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -195,19 +196,10 @@ describe('what the deployable bundle holds', () => {
   it('loads on a cold start only what an HTTP request needs: no AWS SDK, file pipeline, logical solver, page or OpenAPI document', () => {
     // index.mjs and the chunks it imports statically, transitively: what Node parses before the
     // handler exists. Everything else is read by `await import()` on first use.
-    const graph = new Set<string>();
-    const visit = (file: string) => {
-      if (graph.has(file)) return;
-      graph.add(file);
-      const code = readFileSync(path.join(bundleDir, file), 'utf8');
-      for (const [, target] of code.matchAll(/import\s*(?:[\w$*{},\s]*?from\s*)?"(\.\/[^"]+)"/g)) {
-        visit(path.join(path.dirname(file), target!));
-      }
-    };
-    visit('index.mjs');
-    const loaded = [...graph].flatMap(
-      (file) =>
-        (JSON.parse(readFileSync(path.join(bundleDir, `${file}.map`), 'utf8')) as { sources: string[] }).sources,
+    const graph = coldStartFiles(path.join(bundleDir, 'index.mjs'));
+    expect(graph.length).toBeGreaterThan(1);
+    const loaded = graph.flatMap(
+      (file) => (JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] }).sources,
     );
     expect(loaded.some((s) => s.endsWith('functions/http/handle-event.ts'))).toBe(true);
     expect(loaded.some((s) => s.endsWith('functions/sudoku/solve-board.ts'))).toBe(true);
